@@ -1,0 +1,350 @@
+//! Positions as ASCII diagrams, for people and for tests.
+//!
+//! A bounded board prints with column letters on top and row numbers on the left, the top row
+//! first:
+//!
+//! ```text
+//!   a b c
+//! 3 . O X
+//! 2 O X .
+//! 1 X . .
+//! ```
+//!
+//! The unbounded board prints the stones' bounding box with a margin of one cell, after a line
+//! `@ x,y` that gives the coordinates of the top-left cell of the picture.
+//!
+//! Parsing accepts the same text, with or without the labels and with or without spaces between
+//! cells (`X.O`). Since a diagram does not say in which order the stones came, the history is
+//! rebuilt by alternating the two players' stones; a finished game's winning stone comes last.
+
+use std::fmt;
+
+use crate::cell::{column_name, Cell};
+use crate::player::Player;
+use crate::position::{Outcome, Position};
+use crate::rules::Rules;
+
+/// Why a diagram could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DiagramError {
+    /// A row holds something other than `.`, `X` or `O`.
+    BadCharacter {
+        /// 1-based line of the diagram.
+        line: usize,
+        /// The offending character.
+        found: char,
+    },
+    /// The rows do not match the board's size.
+    WrongShape(String),
+    /// The stone counts cannot arise from alternating moves.
+    BadCounts {
+        /// Stones of the player who moved first.
+        first: usize,
+        /// Stones of the other player.
+        second: usize,
+    },
+    /// The position cannot arise in a game (both players won, two separate winning lines, or
+    /// the winner is not the player who moved last).
+    Unreachable(String),
+    /// The `@ x,y` origin line is malformed or used on a bounded board.
+    BadOrigin(String),
+}
+
+impl fmt::Display for DiagramError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiagramError::BadCharacter { line, found } => {
+                write!(f, "line {line}: '{found}' is not a cell (use '.', 'X' or 'O')")
+            }
+            DiagramError::WrongShape(why) => write!(f, "the diagram does not fit the board: {why}"),
+            DiagramError::BadCounts { first, second } => write!(
+                f,
+                "the first player has {first} stones and the second {second}: the first must have as many or one more"
+            ),
+            DiagramError::Unreachable(why) => write!(f, "this position cannot arise in a game: {why}"),
+            DiagramError::BadOrigin(text) => write!(f, "bad origin line '{text}': write '@ x,y' (unbounded boards only)"),
+        }
+    }
+}
+
+impl std::error::Error for DiagramError {}
+
+fn cell_width(rules: &Rules) -> usize {
+    rules.size().map_or(1, |(w, _)| column_name(w - 1).len())
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let symbol = |c: Cell| self.stone(c).map_or('.', Player::symbol);
+        match self.rules().size() {
+            Some((width, height)) => {
+                let label = height.to_string().len();
+                let cw = cell_width(self.rules());
+                write!(f, "{:label$}", "")?;
+                for x in 0..width {
+                    write!(f, " {:>cw$}", column_name(x))?;
+                }
+                writeln!(f)?;
+                for y in (0..height as i32).rev() {
+                    write!(f, "{:>label$}", y + 1)?;
+                    for x in 0..width as i32 {
+                        write!(f, " {:>cw$}", symbol(Cell::new(x, y)))?;
+                    }
+                    writeln!(f)?;
+                }
+                Ok(())
+            }
+            None => {
+                let (lo, hi) = self
+                    .stone_bounds()
+                    .unwrap_or((Cell::new(0, 0), Cell::new(0, 0)));
+                let (lo, hi) = if self.ply() == 0 {
+                    (lo, hi)
+                } else {
+                    (lo.offset(-1, -1, 1), hi.offset(1, 1, 1))
+                };
+                writeln!(f, "@ {},{}", lo.x, hi.y)?;
+                for y in (lo.y..=hi.y).rev() {
+                    let row: Vec<String> = (lo.x..=hi.x)
+                        .map(|x| symbol(Cell::new(x, y)).to_string())
+                        .collect();
+                    writeln!(f, "{}", row.join(" "))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One row of a diagram: its cells, read left to right.
+fn parse_row(line_no: usize, line: &str) -> Result<Vec<Option<Player>>, DiagramError> {
+    let mut tokens: Vec<&str> = line.split_whitespace().collect();
+    let is_number = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if tokens.first().is_some_and(|t| is_number(t)) {
+        tokens.remove(0);
+    }
+    if tokens.last().is_some_and(|t| is_number(t)) {
+        tokens.pop();
+    }
+    tokens
+        .concat()
+        .chars()
+        .map(|ch| match ch {
+            '.' => Ok(None),
+            'X' | 'x' => Ok(Some(Player::X)),
+            'O' | 'o' => Ok(Some(Player::O)),
+            found => Err(DiagramError::BadCharacter {
+                line: line_no,
+                found,
+            }),
+        })
+        .collect()
+}
+
+fn parse_origin(text: &str) -> Result<Cell, DiagramError> {
+    let bad = || DiagramError::BadOrigin(text.to_string());
+    let (x, y) = text
+        .trim_start_matches('@')
+        .trim()
+        .split_once(',')
+        .ok_or_else(bad)?;
+    Ok(Cell::new(
+        x.trim().parse().map_err(|_| bad())?,
+        y.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+impl Position {
+    /// Reads a diagram (see the module documentation) as a position under `rules`.
+    ///
+    /// ```
+    /// use mnk_core::{Player, Position, Preset};
+    /// let pos = Position::from_diagram(Preset::TicTacToe.rules(), "
+    ///     X . .
+    ///     . O .
+    ///     . . X
+    /// ").unwrap();
+    /// assert_eq!(pos.to_move(), Player::O);
+    /// ```
+    pub fn from_diagram(rules: Rules, text: &str) -> Result<Position, DiagramError> {
+        let mut origin = None;
+        let mut rows = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() {
+                continue;
+            }
+            if line.starts_with('@') {
+                if rules.is_bounded() {
+                    return Err(DiagramError::BadOrigin(line.to_string()));
+                }
+                origin = Some(parse_origin(line)?);
+                continue;
+            }
+            if line.split_whitespace().next() == Some("a") {
+                continue; // the column header
+            }
+            rows.push(parse_row(i + 1, line)?);
+        }
+        let width = rows.first().map_or(0, Vec::len);
+        if rows.iter().any(|r| r.len() != width) {
+            return Err(DiagramError::WrongShape(
+                "rows have different lengths".into(),
+            ));
+        }
+        let top_left = match rules.size() {
+            Some((w, h)) => {
+                if rows.len() != h as usize || width != w as usize {
+                    return Err(DiagramError::WrongShape(format!(
+                        "expected {h} rows of {w} cells, found {} rows of {width}",
+                        rows.len()
+                    )));
+                }
+                Cell::new(0, h as i32 - 1)
+            }
+            None => origin.unwrap_or(Cell::new(0, 0)),
+        };
+        let mut stones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+        for (r, row) in rows.iter().enumerate() {
+            for (c, stone) in row.iter().enumerate() {
+                if let Some(p) = stone {
+                    let cell = Cell::new(top_left.x + c as i32, top_left.y - r as i32);
+                    if !rules.contains(cell) {
+                        return Err(DiagramError::WrongShape(format!("{cell} is out of range")));
+                    }
+                    stones[p.index()].push(cell);
+                }
+            }
+        }
+        Position::from_stones(rules, stones)
+    }
+
+    /// Builds a position from each player's stones (indexed by [`Player::index`]).
+    fn from_stones(rules: Rules, mut stones: [Vec<Cell>; 2]) -> Result<Position, DiagramError> {
+        let first = rules.first();
+        let (nf, ns) = (
+            stones[first.index()].len(),
+            stones[first.opponent().index()].len(),
+        );
+        if nf != ns && nf != ns + 1 {
+            return Err(DiagramError::BadCounts {
+                first: nf,
+                second: ns,
+            });
+        }
+        let last_mover = if nf == ns + 1 {
+            first
+        } else {
+            first.opponent()
+        };
+        let build = |stones: &[Vec<Cell>; 2]| {
+            let mut pos = Position::new(rules);
+            let (f, s) = (&stones[first.index()], &stones[first.opponent().index()]);
+            for i in 0..f.len().max(s.len()) {
+                for side in [f, s] {
+                    if let Some(&c) = side.get(i) {
+                        pos.place_stone(c);
+                    }
+                }
+            }
+            pos
+        };
+        let mut pos = build(&stones);
+        let outcome = pos.scan_outcome();
+        if let Outcome::Win { winner, line } = &outcome {
+            if *winner != last_mover {
+                return Err(DiagramError::Unreachable(format!(
+                    "{winner} has a winning line but {last_mover} moved last"
+                )));
+            }
+            // Find a stone of the line whose removal leaves no win: that stone was played last.
+            let own = &stones[winner.index()];
+            let last = line.iter().find_map(|cell| {
+                let i = own.iter().position(|c| c == cell)?;
+                let mut trial = own.clone();
+                let c = trial.remove(i);
+                trial.push(c);
+                let mut without = stones_with(&stones, *winner, trial.clone());
+                without[winner.index()].pop();
+                let earlier = build(&without);
+                (!earlier.scan_outcome().is_over()).then_some(trial)
+            });
+            let Some(order) = last else {
+                return Err(DiagramError::Unreachable(
+                    "more than one move would have ended the game".into(),
+                ));
+            };
+            stones[winner.index()] = order;
+            pos = build(&stones);
+        }
+        pos.set_outcome(pos.scan_outcome());
+        Ok(pos)
+    }
+}
+
+fn stones_with(stones: &[Vec<Cell>; 2], who: Player, own: Vec<Cell>) -> [Vec<Cell>; 2] {
+    let mut copy = stones.clone();
+    copy[who.index()] = own;
+    copy
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    #[test]
+    fn diagrams_print_and_parse() {
+        let rules = Rules::bounded(4, 3, 3).unwrap();
+        let pos = Position::from_diagram(rules, "X . O .\n. X . .\n. . . .").unwrap();
+        assert_eq!(
+            pos.to_string(),
+            "  a b c d\n3 X . O .\n2 . X . .\n1 . . . .\n"
+        );
+        assert_eq!(
+            Position::from_diagram(rules, &pos.to_string()).unwrap(),
+            pos
+        );
+        assert_eq!(pos.to_move(), Player::O);
+    }
+
+    #[test]
+    fn unbounded_diagrams_keep_their_origin() {
+        let rules = Preset::Unbounded.rules();
+        let pos = Position::from_diagram(rules, "@ -5,7\nX O\n. X").unwrap();
+        assert_eq!(pos.stone(Cell::new(-5, 7)), Some(Player::X));
+        assert_eq!(pos.stone(Cell::new(-4, 6)), Some(Player::X));
+        assert_eq!(pos.stone(Cell::new(-4, 7)), Some(Player::O));
+        let again = Position::from_diagram(rules, &pos.to_string()).unwrap();
+        assert_eq!(again, pos);
+    }
+
+    #[test]
+    fn finished_games_are_recognised() {
+        let rules = Preset::TicTacToe.rules();
+        let pos = Position::from_diagram(rules, "X X X\nO O .\n. . .").unwrap();
+        assert_eq!(pos.outcome().winner(), Some(Player::X));
+        assert!(pos.last_move().is_some_and(|c| c.y == 2));
+        let err = Position::from_diagram(rules, "X X X\nO O O\nX . .").unwrap_err();
+        assert!(matches!(err, DiagramError::Unreachable(_)), "{err}");
+        let full = Position::from_diagram(rules, "X O X\nX O O\nO X X").unwrap();
+        assert_eq!(*full.outcome(), Outcome::Draw);
+    }
+
+    #[test]
+    fn bad_diagrams_say_why() {
+        let rules = Preset::TicTacToe.rules();
+        assert!(matches!(
+            Position::from_diagram(rules, "X . .\n. . .").unwrap_err(),
+            DiagramError::WrongShape(_)
+        ));
+        assert!(matches!(
+            Position::from_diagram(rules, "X X .\n. . .\n. . .").unwrap_err(),
+            DiagramError::BadCounts { .. }
+        ));
+        assert!(matches!(
+            Position::from_diagram(rules, "X ? .\n. . .\n. . .").unwrap_err(),
+            DiagramError::BadCharacter { found: '?', .. }
+        ));
+    }
+}

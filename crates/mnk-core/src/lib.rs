@@ -1,0 +1,23 @@
+//! # mnk-core — the rules of k-in-a-row games
+//!
+//! Everything that decides what is legal and who has won lives here, and nowhere else:
+//! [`Rules`] (board, k, win condition, who starts; validated at construction), [`Position`]
+//! (stones, history, hash, outcome), [`Cell`] notation (`h8` and `x,y`), game [`Record`]s,
+//! ASCII diagrams and board [`Symmetry`]s. Front-ends and the engine build on these types.
+
+mod cell;
+mod diagram;
+mod player;
+mod position;
+mod record;
+mod rules;
+mod symmetry;
+pub mod zobrist;
+
+pub use cell::{column_name, parse_column, Cell, CellParseError, DIRECTIONS, MAX_COORD};
+pub use diagram::DiagramError;
+pub use player::Player;
+pub use position::{Outcome, PlayError, Position};
+pub use record::Record;
+pub use rules::{Board, Preset, Rules, RulesError, Win, MAX_K, MAX_SIDE};
+pub use symmetry::Symmetry;

@@ -1,0 +1,456 @@
+//! A game in progress: the stones, whose turn it is, the history, the hash and the outcome.
+//!
+//! Three ways to play a move, as in cozy-chess: [`Position::play`] panics on an illegal move,
+//! [`Position::try_play`] returns a [`PlayError`], and [`Position::play_unchecked`] trusts the
+//! caller (search code that generated the move itself). After every move the outcome is updated by
+//! scanning only the four lines through the new stone.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::cell::{Cell, DIRECTIONS};
+use crate::player::Player;
+use crate::rules::Rules;
+use crate::zobrist;
+
+/// How the game stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nobody has won and there is room to play.
+    Ongoing,
+    /// A bounded board filled up without a winning line.
+    Draw,
+    /// `winner` made a winning line; `line` lists its cells in order along the line.
+    Win {
+        /// Who won.
+        winner: Player,
+        /// The cells of the winning line.
+        line: Vec<Cell>,
+    },
+}
+
+impl Outcome {
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        !matches!(self, Outcome::Ongoing)
+    }
+
+    /// The winner, if any.
+    #[must_use]
+    pub fn winner(&self) -> Option<Player> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+            _ => None,
+        }
+    }
+}
+
+/// Why a move was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The cell already holds a stone.
+    Occupied(Cell),
+    /// The cell is not on the board.
+    OffBoard(Cell),
+    /// The game has already ended.
+    GameOver,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Occupied(c) => write!(f, "{c} is already taken: choose an empty cell"),
+            PlayError::OffBoard(c) => write!(f, "{c} is not on the board"),
+            PlayError::GameOver => write!(f, "the game is over: start a new game or undo"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// Where the stones are: a flat grid for bounded boards, a map for the unbounded one (so its cost
+/// follows the stones played, not their span).
+#[derive(Clone, Debug)]
+enum Stones {
+    Grid {
+        width: u32,
+        height: u32,
+        cells: Vec<Option<Player>>,
+    },
+    Sparse(HashMap<Cell, Player>),
+}
+
+impl Stones {
+    fn new(rules: &Rules) -> Stones {
+        match rules.size() {
+            Some((width, height)) => Stones::Grid {
+                width,
+                height,
+                cells: vec![None; width as usize * height as usize],
+            },
+            None => Stones::Sparse(HashMap::new()),
+        }
+    }
+
+    fn grid_index(width: u32, height: u32, c: Cell) -> Option<usize> {
+        (c.x >= 0 && c.y >= 0 && (c.x as u32) < width && (c.y as u32) < height)
+            .then(|| c.y as usize * width as usize + c.x as usize)
+    }
+
+    fn get(&self, c: Cell) -> Option<Player> {
+        match self {
+            Stones::Grid {
+                width,
+                height,
+                cells,
+            } => Stones::grid_index(*width, *height, c).and_then(|i| cells[i]),
+            Stones::Sparse(map) => map.get(&c).copied(),
+        }
+    }
+
+    fn set(&mut self, c: Cell, stone: Option<Player>) {
+        match self {
+            Stones::Grid {
+                width,
+                height,
+                cells,
+            } => {
+                let i = Stones::grid_index(*width, *height, c).expect("cell on the board");
+                cells[i] = stone;
+            }
+            Stones::Sparse(map) => match stone {
+                Some(p) => {
+                    map.insert(c, p);
+                }
+                None => {
+                    map.remove(&c);
+                }
+            },
+        }
+    }
+}
+
+/// A position of a k-in-a-row game.
+///
+/// ```
+/// use mnk_core::{Cell, Outcome, Player, Position, Preset};
+/// let mut pos = Position::new(Preset::TicTacToe.rules());
+/// for cell in ["a1", "a2", "b2", "b3", "c3"] {
+///     pos.play(cell.parse().unwrap());
+/// }
+/// assert_eq!(pos.outcome().winner(), Some(Player::X));
+/// assert_eq!(pos.to_string(), "  a b c\n3 . O X\n2 O X .\n1 X . .\n");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Position {
+    rules: Rules,
+    stones: Stones,
+    history: Vec<Cell>,
+    hash: u64,
+    outcome: Outcome,
+}
+
+impl Position {
+    /// The empty board under `rules`.
+    #[must_use]
+    pub fn new(rules: Rules) -> Position {
+        let hash = if rules.first() == Player::O {
+            zobrist::O_TO_MOVE
+        } else {
+            0
+        };
+        Position {
+            rules,
+            stones: Stones::new(&rules),
+            history: Vec::new(),
+            hash,
+            outcome: Outcome::Ongoing,
+        }
+    }
+
+    /// Plays a record of moves from the empty board, refusing the first illegal one.
+    pub fn from_moves(rules: Rules, moves: &[Cell]) -> Result<Position, (usize, PlayError)> {
+        let mut pos = Position::new(rules);
+        for (i, &m) in moves.iter().enumerate() {
+            pos.try_play(m).map_err(|e| (i, e))?;
+        }
+        Ok(pos)
+    }
+
+    /// The rules of this game.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Who plays next (also after the game ended: whose turn it would be).
+    #[must_use]
+    pub fn to_move(&self) -> Player {
+        if self.history.len() % 2 == 0 {
+            self.rules.first()
+        } else {
+            self.rules.first().opponent()
+        }
+    }
+
+    /// The stone on `cell`, if any.
+    #[must_use]
+    pub fn stone(&self, cell: Cell) -> Option<Player> {
+        self.stones.get(cell)
+    }
+
+    /// Whether `cell` is on the board and empty.
+    #[must_use]
+    pub fn is_free(&self, cell: Cell) -> bool {
+        self.rules.contains(cell) && self.stones.get(cell).is_none()
+    }
+
+    /// The moves played so far, oldest first.
+    #[must_use]
+    pub fn history(&self) -> &[Cell] {
+        &self.history
+    }
+
+    /// Number of stones on the board.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The most recent move.
+    #[must_use]
+    pub fn last_move(&self) -> Option<Cell> {
+        self.history.last().copied()
+    }
+
+    /// The Zobrist hash of the stones and the side to move.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// How the game stands.
+    #[must_use]
+    pub fn outcome(&self) -> &Outcome {
+        &self.outcome
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_over()
+    }
+
+    /// Every stone with its owner, in the order played.
+    pub fn stones(&self) -> impl Iterator<Item = (Cell, Player)> + '_ {
+        let first = self.rules.first();
+        self.history
+            .iter()
+            .enumerate()
+            .map(move |(i, &c)| (c, if i % 2 == 0 { first } else { first.opponent() }))
+    }
+
+    /// Checks that the side to move may play `cell`.
+    pub fn check_move(&self, cell: Cell) -> Result<(), PlayError> {
+        if self.outcome.is_over() {
+            Err(PlayError::GameOver)
+        } else if !self.rules.contains(cell) {
+            Err(PlayError::OffBoard(cell))
+        } else if self.stones.get(cell).is_some() {
+            Err(PlayError::Occupied(cell))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Plays `cell` for the side to move, or says why it cannot be played (and changes nothing).
+    pub fn try_play(&mut self, cell: Cell) -> Result<(), PlayError> {
+        self.check_move(cell)?;
+        self.play_unchecked(cell);
+        Ok(())
+    }
+
+    /// Plays `cell` for the side to move.
+    ///
+    /// # Panics
+    /// If the move is illegal; use [`Position::try_play`] for moves from outside.
+    pub fn play(&mut self, cell: Cell) {
+        if let Err(e) = self.try_play(cell) {
+            panic!("illegal move: {e}");
+        }
+    }
+
+    /// Plays `cell` for the side to move without checking that it is legal. The caller promises
+    /// the game is not over and the cell is on the board and empty.
+    pub fn play_unchecked(&mut self, cell: Cell) {
+        debug_assert!(
+            self.check_move(cell).is_ok(),
+            "play_unchecked({cell}) is illegal"
+        );
+        let player = self.to_move();
+        self.place_stone(cell);
+        self.outcome = self.outcome_after(cell, player);
+    }
+
+    /// Takes back the last move and returns it (`None` on the empty board).
+    pub fn undo(&mut self) -> Option<Cell> {
+        let cell = self.history.pop()?;
+        let player = self.to_move();
+        self.stones.set(cell, None);
+        self.hash ^= zobrist::stone_key(cell, player) ^ zobrist::O_TO_MOVE;
+        // The game never continues past a win, so before the last move it was still going.
+        self.outcome = Outcome::Ongoing;
+        Some(cell)
+    }
+
+    /// The run of `player`'s stones through `cell` in direction `(dx, dy)`, from one end to the other.
+    #[must_use]
+    pub fn run_through(&self, cell: Cell, player: Player, (dx, dy): (i32, i32)) -> Vec<Cell> {
+        let mut start = cell;
+        while self.stones.get(start.offset(dx, dy, -1)) == Some(player) {
+            start = start.offset(dx, dy, -1);
+        }
+        let mut run = Vec::new();
+        let mut c = start;
+        while c == cell || self.stones.get(c) == Some(player) {
+            run.push(c);
+            c = c.offset(dx, dy, 1);
+        }
+        run
+    }
+
+    fn outcome_after(&self, cell: Cell, player: Player) -> Outcome {
+        for dir in DIRECTIONS {
+            let run = self.run_through(cell, player, dir);
+            if self.rules.run_wins(run.len() as u32) {
+                return Outcome::Win {
+                    winner: player,
+                    line: run,
+                };
+            }
+        }
+        match self.rules.cell_count() {
+            Some(n) if self.history.len() == n => Outcome::Draw,
+            _ => Outcome::Ongoing,
+        }
+    }
+
+    /// The legal moves. On a bounded board: every empty cell. On the unbounded board every empty
+    /// cell is legal, so this lists the useful ones: empty cells within two of a stone (the origin
+    /// on an empty board). Empty when the game is over. Ordered by cell (row, then column).
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Cell> {
+        if self.outcome.is_over() {
+            return Vec::new();
+        }
+        if self.rules.is_bounded() {
+            return self
+                .rules
+                .cells()
+                .filter(|&c| self.stones.get(c).is_none())
+                .collect();
+        }
+        self.cells_near_stones(2)
+    }
+
+    /// Empty on-board cells within Chebyshev distance `radius` of a stone, ordered by row then
+    /// column; the centre (bounded) or origin (unbounded) when the board is empty.
+    #[must_use]
+    pub fn cells_near_stones(&self, radius: i32) -> Vec<Cell> {
+        if self.history.is_empty() {
+            let centre = match self.rules.size() {
+                Some((w, h)) => Cell::new((w as i32 - 1) / 2, (h as i32 - 1) / 2),
+                None => Cell::new(0, 0),
+            };
+            return vec![centre];
+        }
+        let mut cells: Vec<Cell> = self
+            .history
+            .iter()
+            .flat_map(|&s| {
+                (-radius..=radius)
+                    .flat_map(move |dy| (-radius..=radius).map(move |dx| s.offset(dx, dy, 1)))
+            })
+            .filter(|&c| self.is_free(c))
+            .collect();
+        cells.sort_unstable_by_key(|c| (c.y, c.x));
+        cells.dedup();
+        cells
+    }
+
+    /// The bounding box of the stones as (min, max) corners; `None` on an empty board.
+    #[must_use]
+    pub fn stone_bounds(&self) -> Option<(Cell, Cell)> {
+        let first = *self.history.first()?;
+        Some(self.history.iter().fold((first, first), |(lo, hi), c| {
+            (
+                Cell::new(lo.x.min(c.x), lo.y.min(c.y)),
+                Cell::new(hi.x.max(c.x), hi.y.max(c.y)),
+            )
+        }))
+    }
+
+    /// The outcome found the slow way, by scanning every line of the board; used by tests and
+    /// by diagram parsing. Reports a win for whichever player has a winning line (X checked first).
+    #[must_use]
+    pub fn scan_outcome(&self) -> Outcome {
+        for (cell, player) in self.stones() {
+            for dir in DIRECTIONS {
+                // Only start at the first stone of a run, so each run is measured once.
+                if self.stones.get(cell.offset(dir.0, dir.1, -1)) == Some(player) {
+                    continue;
+                }
+                let run = self.run_through(cell, player, dir);
+                if self.rules.run_wins(run.len() as u32) {
+                    return Outcome::Win {
+                        winner: player,
+                        line: run,
+                    };
+                }
+            }
+        }
+        match self.rules.cell_count() {
+            Some(n) if self.history.len() == n => Outcome::Draw,
+            _ => Outcome::Ongoing,
+        }
+    }
+
+    /// The hash computed from scratch; equal to [`Position::hash`] (tests check that).
+    #[must_use]
+    pub fn fresh_hash(&self) -> u64 {
+        let side = if self.to_move() == Player::O {
+            zobrist::O_TO_MOVE
+        } else {
+            0
+        };
+        self.stones()
+            .fold(side, |h, (c, p)| h ^ zobrist::stone_key(c, p))
+    }
+
+    /// Puts a stone for the side to move without updating the outcome; diagram parsing places
+    /// stones in bulk and scans for the outcome once at the end.
+    pub(crate) fn place_stone(&mut self, cell: Cell) {
+        let player = self.to_move();
+        self.stones.set(cell, Some(player));
+        self.history.push(cell);
+        self.hash ^= zobrist::stone_key(cell, player) ^ zobrist::O_TO_MOVE;
+    }
+
+    /// Replaces the outcome; only diagram parsing needs this, after placing stones in bulk.
+    pub(crate) fn set_outcome(&mut self, outcome: Outcome) {
+        self.outcome = outcome;
+    }
+}
+
+impl PartialEq for Position {
+    /// Two positions are equal when they have the same rules, stones and side to move (the order
+    /// the stones came in does not matter).
+    fn eq(&self, other: &Position) -> bool {
+        self.rules == other.rules
+            && self.history.len() == other.history.len()
+            && self.stones().all(|(c, p)| other.stone(c) == Some(p))
+    }
+}
+
+impl Eq for Position {}
