@@ -1,0 +1,75 @@
+// Every call to the server goes through here: JSON in, JSON out, a timeout on each request and
+// a way to cancel it, and one error type the page can show. Nothing waits forever.
+
+export const TIMEOUT_MS = 20000;
+
+/** A request that did not give an answer the page can use. */
+export class RequestError extends Error {
+  /**
+   * @param {'http'|'network'|'timeout'|'aborted'} kind
+   * @param {string} message the server's message, or a description of the failure
+   * @param {number} [status] HTTP status
+   * @param {string} [code] the API's stable error code
+   */
+  constructor(kind, message, status, code) {
+    super(message);
+    this.kind = kind;
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * GET when body is undefined, otherwise POST the body as JSON.
+ * `signal` cancels the request (a new game, an undo); it then rejects with kind "aborted".
+ */
+export async function call(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
+  const ctl = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ctl.abort();
+  }, timeoutMs);
+  const onAbort = () => ctl.abort();
+  if (signal) {
+    if (signal.aborted) ctl.abort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
+  try {
+    let res;
+    try {
+      res = await fetch(`api/${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: ctl.signal,
+      });
+    } catch (e) {
+      if (timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
+      if (ctl.signal.aborted) throw new RequestError('aborted', 'cancelled');
+      throw new RequestError('network', e && e.message ? e.message : 'network error');
+    }
+    let json = null;
+    try {
+      json = await res.json();
+    } catch (e) {
+      if (timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
+      if (ctl.signal.aborted) throw new RequestError('aborted', 'cancelled');
+      json = null;
+    }
+    if (!res.ok) {
+      const err = json && json.error;
+      throw new RequestError(
+        'http',
+        err && err.message ? err.message : `HTTP ${res.status}`,
+        res.status,
+        err && err.code ? err.code : undefined,
+      );
+    }
+    if (json === null) throw new RequestError('http', 'the answer was not JSON', res.status);
+    return json;
+  } finally {
+    clearTimeout(timer);
+    if (signal) signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,444 @@
+// The board on a canvas. It draws what the page knows (stones, last move, winning line, hint,
+// heat map) and maps screen points to cells; it knows no rules. A bounded board is fitted to its
+// box; the unbounded board has a view (centre cell and cell size) that the player pans and zooms.
+// Coordinates: cell (x, y) has x from the left and y from the bottom, as in the API.
+
+import { columnName as columnLabel } from './notation.js';
+
+const MIN_CELL = 16;
+const MAX_CELL = 90;
+const DEFAULT_CELL = 36;
+const DRAG_THRESHOLD = 6;
+
+export class BoardView {
+  /**
+   * @param {HTMLElement} host the positioned box holding the canvas and the grid layer
+   * @param {HTMLCanvasElement} canvas
+   */
+  constructor(host, canvas) {
+    this.host = host;
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d');
+    this.w = 0;
+    this.h = 0;
+    this.rules = null;
+    this.stones = []; // [{x, y, p, n}] in move order
+    this.last = null;
+    this.line = null; // winning line [{x, y}]
+    this.ghost = null; // {x, y, p}
+    this.pending = null; // {x, y, p} a move waiting for the server's answer
+    this.heat = null; // [{x, y, weight}]
+    this.numbers = false;
+    this.hover = null;
+    this.view = { cx: 0, cy: 0, cs: DEFAULT_CELL };
+    this.colors = {};
+    this.onView = () => {}; // called after the geometry changes (grid mirror follows)
+    this.onHover = () => {};
+    this.suppressClick = false;
+    this.frame = 0;
+    this.pointers = new Map();
+    this.gesture = null;
+    this.readColors();
+    new ResizeObserver(() => this.resize()).observe(host);
+    this.bindPointer();
+  }
+
+  get unbounded() {
+    return Boolean(this.rules && this.rules.unbounded);
+  }
+
+  readColors() {
+    const cs = getComputedStyle(document.documentElement);
+    for (const name of ['board', 'grid', 'label', 'x', 'o', 'last', 'win', 'ghost', 'heat', 'hover', 'number', 'strip']) {
+      this.colors[name] = cs.getPropertyValue(`--c-${name}`).trim() || '#888';
+    }
+    this.schedule();
+  }
+
+  resize() {
+    const r = this.host.getBoundingClientRect();
+    this.w = Math.max(1, r.width);
+    this.h = Math.max(1, r.height);
+    const dpr = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(this.w * dpr);
+    this.canvas.height = Math.round(this.h * dpr);
+    this.canvas.style.width = `${this.w}px`;
+    this.canvas.style.height = `${this.h}px`;
+    this.draw();
+  }
+
+  setRules(rules) {
+    this.rules = rules;
+    this.host.classList.toggle('unbounded', Boolean(rules.unbounded));
+    this.view = { cx: 0, cy: 0, cs: DEFAULT_CELL };
+    this.schedule();
+  }
+
+  /** Geometry: cell size `cs`, left edge of column 0 `ax`, bottom edge of row 0 `ay`, gutter `g`. */
+  geometry() {
+    if (!this.rules) return null;
+    if (this.unbounded) {
+      const { cx, cy, cs } = this.view;
+      return { cs, ax: this.w / 2 - (cx + 0.5) * cs, ay: this.h / 2 + (cy + 0.5) * cs, g: 0 };
+    }
+    const { width, height } = this.rules;
+    const pad = 6;
+    // One gutter on the left (row numbers) and one below (column letters), ~0.9 of a cell.
+    let cs = Math.min((this.w - 2 * pad) / (width + 0.9), (this.h - 2 * pad) / (height + 0.9));
+    cs = Math.max(4, Math.min(cs, 120));
+    const g = Math.min(cs * 0.9, 28);
+    const bw = width * cs + g;
+    const bh = height * cs + g;
+    const ax = Math.round((this.w - bw) / 2 + g);
+    const ay = Math.round((this.h - bh) / 2 + height * cs);
+    return { cs, ax, ay, g };
+  }
+
+  /** The cells in view: {x0, x1, y0, y1} inclusive. */
+  range() {
+    const geo = this.geometry();
+    if (!geo) return null;
+    if (!this.unbounded) return { x0: 0, x1: this.rules.width - 1, y0: 0, y1: this.rules.height - 1 };
+    const { cs, ax, ay } = geo;
+    return {
+      x0: Math.floor(-ax / cs),
+      x1: Math.floor((this.w - ax - 0.001) / cs),
+      y0: Math.floor((ay - this.h) / cs),
+      y1: Math.floor((ay - 0.001) / cs),
+    };
+  }
+
+  cellAtPoint(px, py) {
+    const geo = this.geometry();
+    if (!geo) return null;
+    const x = Math.floor((px - geo.ax) / geo.cs);
+    const y = Math.floor((geo.ay - py) / geo.cs);
+    if (!this.unbounded && (x < 0 || y < 0 || x >= this.rules.width || y >= this.rules.height)) return null;
+    return { x, y };
+  }
+
+  cellAtClient(clientX, clientY) {
+    const r = this.host.getBoundingClientRect();
+    return this.cellAtPoint(clientX - r.left, clientY - r.top);
+  }
+
+  // ---- the unbounded view -------------------------------------------------------------------
+
+  zoomAt(factor, px = this.w / 2, py = this.h / 2) {
+    if (!this.unbounded) return;
+    const v = this.view;
+    const cs = Math.max(MIN_CELL, Math.min(MAX_CELL, v.cs * factor));
+    // Keep the board point under (px, py) fixed.
+    const bx = v.cx + (px - this.w / 2) / v.cs;
+    const by = v.cy - (py - this.h / 2) / v.cs;
+    v.cx = bx - (px - this.w / 2) / cs;
+    v.cy = by + (py - this.h / 2) / cs;
+    v.cs = cs;
+    this.schedule();
+  }
+
+  panBy(dx, dy) {
+    if (!this.unbounded) return;
+    this.view.cx -= dx / this.view.cs;
+    this.view.cy += dy / this.view.cs;
+    this.schedule();
+  }
+
+  /** Centres the view on the stones (or on 0,0) at a comfortable size. */
+  recentre() {
+    if (!this.unbounded) return;
+    let cs = DEFAULT_CELL;
+    if (this.stones.length) {
+      const xs = this.stones.map((s) => s.x);
+      const ys = this.stones.map((s) => s.y);
+      const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+      this.view.cx = (x0 + x1) / 2;
+      this.view.cy = (y0 + y1) / 2;
+      cs = Math.min(DEFAULT_CELL, this.w / (x1 - x0 + 5), this.h / (y1 - y0 + 5));
+    } else {
+      this.view.cx = 0;
+      this.view.cy = 0;
+    }
+    this.view.cs = Math.max(MIN_CELL, Math.min(MAX_CELL, cs));
+    this.schedule();
+  }
+
+  /** Brings a cell into view (with a margin of two cells) when play leaves the visible area. */
+  follow(cell) {
+    if (!this.unbounded || !cell || !this.w) return;
+    const v = this.view;
+    const mx = Math.max(0, this.w / (2 * v.cs) - 2);
+    const my = Math.max(0, this.h / (2 * v.cs) - 2);
+    if (Math.abs(cell.x - v.cx) > mx) v.cx = cell.x - Math.sign(cell.x - v.cx) * mx;
+    if (Math.abs(cell.y - v.cy) > my) v.cy = cell.y - Math.sign(cell.y - v.cy) * my;
+    this.schedule();
+  }
+
+  bindPointer() {
+    const host = this.host;
+    host.addEventListener('pointerdown', (e) => {
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, sx: e.clientX, sy: e.clientY });
+      if (this.pointers.size === 2) this.gesture = { pinch: this.pinchState() };
+      else if (this.pointers.size === 1) this.gesture = { drag: false };
+    });
+    host.addEventListener('pointermove', (e) => {
+      const p = this.pointers.get(e.pointerId);
+      if (!p) {
+        if (e.pointerType === 'mouse') this.setHover(this.cellAtClient(e.clientX, e.clientY), e);
+        return;
+      }
+      const dx = e.clientX - p.x;
+      const dy = e.clientY - p.y;
+      p.x = e.clientX;
+      p.y = e.clientY;
+      if (!this.unbounded || !this.gesture) {
+        if (e.pointerType === 'mouse') this.setHover(this.cellAtClient(e.clientX, e.clientY), e);
+        return;
+      }
+      if (this.pointers.size >= 2 && this.gesture.pinch) {
+        const now = this.pinchState();
+        const before = this.gesture.pinch;
+        const r = host.getBoundingClientRect();
+        if (before.d > 0) this.zoomAt(now.d / before.d, now.mx - r.left, now.my - r.top);
+        this.panBy(now.mx - before.mx, now.my - before.my);
+        this.gesture.pinch = now;
+        this.suppressClick = true;
+        return;
+      }
+      if (!this.gesture.drag && Math.hypot(e.clientX - p.sx, e.clientY - p.sy) > DRAG_THRESHOLD) {
+        this.gesture.drag = true;
+        this.suppressClick = true;
+        host.classList.add('dragging');
+        try {
+          host.setPointerCapture(e.pointerId);
+        } catch {
+          /* the pointer may already be gone */
+        }
+      }
+      if (this.gesture.drag) this.panBy(dx, dy);
+    });
+    const end = (e) => {
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size === 0) {
+        this.gesture = null;
+        host.classList.remove('dragging');
+        // The click that follows a drag must not play a stone; let it pass first.
+        if (this.suppressClick) setTimeout(() => (this.suppressClick = false), 0);
+      } else if (this.pointers.size === 1 && this.gesture) {
+        this.gesture = { drag: true };
+      }
+    };
+    host.addEventListener('pointerup', end);
+    host.addEventListener('pointercancel', end);
+    host.addEventListener('pointerleave', (e) => {
+      if (e.pointerType === 'mouse') this.setHover(null, e);
+    });
+    host.addEventListener(
+      'wheel',
+      (e) => {
+        if (!this.unbounded) return;
+        e.preventDefault();
+        const r = host.getBoundingClientRect();
+        const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+        this.zoomAt(Math.exp(-delta * 0.0015), e.clientX - r.left, e.clientY - r.top);
+      },
+      { passive: false },
+    );
+  }
+
+  pinchState() {
+    const [a, b] = [...this.pointers.values()];
+    return { d: Math.hypot(a.x - b.x, a.y - b.y), mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+  }
+
+  setHover(cell, e) {
+    const same = cell && this.hover && cell.x === this.hover.x && cell.y === this.hover.y;
+    if (!same && (cell || this.hover)) {
+      this.hover = cell;
+      this.schedule();
+    }
+    this.onHover(cell, e);
+  }
+
+  // ---- drawing --------------------------------------------------------------------------------
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  draw() {
+    const ctx = this.ctx;
+    if (!ctx || !this.w) return;
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, this.w, this.h);
+    const geo = this.geometry();
+    if (!geo) return;
+    const range = this.range();
+    const { cs, ax, ay } = geo;
+    const c = this.colors;
+    const left = (x) => ax + x * cs;
+    const top = (y) => ay - (y + 1) * cs;
+    const inRange = (p) => p.x >= range.x0 && p.x <= range.x1 && p.y >= range.y0 && p.y <= range.y1;
+
+    // Board and grid lines.
+    ctx.fillStyle = c.board;
+    const bx0 = this.unbounded ? 0 : left(0);
+    const by0 = this.unbounded ? 0 : top(this.rules.height - 1);
+    const bx1 = this.unbounded ? this.w : left(this.rules.width);
+    const by1 = this.unbounded ? this.h : ay;
+    ctx.fillRect(bx0, by0, bx1 - bx0, by1 - by0);
+
+    if (this.line) {
+      ctx.fillStyle = c.win;
+      for (const p of this.line) ctx.fillRect(left(p.x), top(p.y), cs, cs);
+    }
+    if (this.heat && this.heat.length) {
+      const max = Math.max(...this.heat.map((h) => h.weight), 1e-9);
+      const min = Math.min(...this.heat.map((h) => h.weight), 0);
+      for (const h of this.heat) {
+        if (!inRange(h)) continue;
+        const f = max > min ? (h.weight - min) / (max - min) : 1;
+        ctx.globalAlpha = 0.12 + 0.68 * f;
+        ctx.fillStyle = c.heat;
+        ctx.fillRect(left(h.x), top(h.y), cs, cs);
+      }
+      ctx.globalAlpha = 1;
+    }
+    if (this.hover && inRange(this.hover)) {
+      ctx.fillStyle = c.hover;
+      ctx.fillRect(left(this.hover.x), top(this.hover.y), cs, cs);
+    }
+
+    ctx.strokeStyle = c.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let x = range.x0; x <= range.x1 + 1; x++) {
+      const px = Math.round(left(x)) + 0.5;
+      ctx.moveTo(px, by0);
+      ctx.lineTo(px, by1);
+    }
+    for (let y = range.y0 - 1; y <= range.y1; y++) {
+      const py = Math.round(top(y)) + 0.5;
+      ctx.moveTo(bx0, py);
+      ctx.lineTo(bx1, py);
+    }
+    ctx.stroke();
+
+    // Heat map numbers go under the stones but over the lines.
+    if (this.heat && cs >= 26) {
+      ctx.fillStyle = c.label;
+      ctx.font = `${Math.round(cs * 0.3)}px system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (const h of this.heat) {
+        if (!inRange(h)) continue;
+        const txt = Math.abs(h.weight) >= 100 ? String(Math.round(h.weight)) : String(Math.round(h.weight * 10) / 10);
+        ctx.fillText(txt, left(h.x) + cs / 2, top(h.y) + cs / 2);
+      }
+    }
+
+    // Winning line: a stroke through the centres of its cells.
+    const mark = (p, player, alpha = 1) => {
+      const x = left(p.x) + cs / 2;
+      const y = top(p.y) + cs / 2;
+      const r = cs * 0.32;
+      ctx.globalAlpha = alpha;
+      ctx.lineWidth = Math.max(1.5, cs * 0.1);
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      if (player === 'X') {
+        ctx.strokeStyle = c.x;
+        ctx.moveTo(x - r, y - r);
+        ctx.lineTo(x + r, y + r);
+        ctx.moveTo(x + r, y - r);
+        ctx.lineTo(x - r, y + r);
+      } else {
+        ctx.strokeStyle = c.o;
+        ctx.arc(x, y, r, 0, Math.PI * 2);
+      }
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    };
+    for (const s of this.stones) if (inRange(s)) mark(s, s.p);
+    if (this.pending && inRange(this.pending)) mark(this.pending, this.pending.p, 0.5);
+    if (this.ghost && inRange(this.ghost)) {
+      ctx.fillStyle = c.ghost;
+      ctx.fillRect(left(this.ghost.x) + 1, top(this.ghost.y) + 1, cs - 1, cs - 1);
+      mark(this.ghost, this.ghost.p, 0.45);
+    }
+    if (this.last) {
+      ctx.strokeStyle = c.last;
+      ctx.lineWidth = Math.max(2, cs * 0.07);
+      const inset = ctx.lineWidth / 2 + 1;
+      ctx.strokeRect(left(this.last.x) + inset, top(this.last.y) + inset, cs - 2 * inset, cs - 2 * inset);
+    }
+    if (this.numbers && cs >= 16) {
+      ctx.fillStyle = c.number;
+      ctx.font = `600 ${Math.max(8, Math.round(cs * 0.26))}px system-ui, sans-serif`;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      for (const s of this.stones) if (inRange(s)) ctx.fillText(String(s.n), left(s.x) + cs * 0.06, top(s.y) + cs * 0.04);
+    }
+    if (this.line && this.line.length) {
+      const a = this.line[0];
+      const b = this.line[this.line.length - 1];
+      ctx.strokeStyle = c.last;
+      ctx.globalAlpha = 0.75;
+      ctx.lineWidth = Math.max(3, cs * 0.12);
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      ctx.moveTo(left(a.x) + cs / 2, top(a.y) + cs / 2);
+      ctx.lineTo(left(b.x) + cs / 2, top(b.y) + cs / 2);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
+    this.drawLabels(geo, range);
+    this.onView();
+  }
+
+  drawLabels(geo, range) {
+    const ctx = this.ctx;
+    const { cs, ax, ay } = geo;
+    const c = this.colors;
+    const step = cs >= 14 ? 1 : cs >= 7 ? 2 : 5;
+    const size = Math.max(9, Math.min(14, cs * 0.42));
+    ctx.font = `${size}px system-ui, sans-serif`;
+    ctx.fillStyle = c.label;
+    if (!this.unbounded) {
+      const { width, height } = this.rules;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      const g = geo.g;
+      for (let x = 0; x < width; x += step) ctx.fillText(columnLabel(x), ax + (x + 0.5) * cs, ay + g / 2 + 1);
+      ctx.textAlign = 'right';
+      for (let y = 0; y < height; y += step) ctx.fillText(String(y + 1), ax - 4, ay - (y + 0.5) * cs);
+      return;
+    }
+    // Unbounded: strips along the bottom and left edges with 0-based x and y (the "x,y" notation).
+    const strip = 18;
+    ctx.fillStyle = c.strip;
+    ctx.fillRect(0, this.h - strip, this.w, strip);
+    ctx.fillRect(0, 0, 30, this.h - strip);
+    ctx.fillStyle = c.label;
+    ctx.font = `11px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const lstep = cs >= 28 ? 1 : cs >= 18 ? 2 : 5;
+    for (let x = range.x0; x <= range.x1; x++) {
+      if (x % lstep !== 0) continue;
+      const px = ax + (x + 0.5) * cs;
+      if (px > 34) ctx.fillText(String(x), px, this.h - strip / 2);
+    }
+    for (let y = range.y0; y <= range.y1; y++) {
+      if (y % lstep !== 0) continue;
+      const py = ay - (y + 0.5) * cs;
+      if (py < this.h - strip - 4) ctx.fillText(String(y), 15, py);
+    }
+  }
+}
+
