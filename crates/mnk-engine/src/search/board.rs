@@ -1,0 +1,759 @@
+//! The engine's own board: a padded array with incremental line patterns for both players.
+//!
+//! mnk-core's [`Position`] is the referee; the search copies it into this board once per search
+//! and then plays and undoes moves here only. Every cell keeps, per direction and player, a bit
+//! mask of the stones within the pattern reach along that line (walls count as both players'
+//! stones, so they block either), and every empty cell keeps per player its four line patterns
+//! packed into a 16-bit key. Playing a stone touches only the `4 × 2 × reach` cells whose lines
+//! see it: their masks, their patterns (one table lookup per player), the per-player threat
+//! counts and the running evaluation sums.
+//!
+//! **Frames.** A bounded board is copied whole, surrounded by `pad` cells of wall. The unbounded
+//! board is copied as a *frame*: the bounding box of the stones plus a margin of
+//! [`UNBOUNDED_MARGIN`] cells on each side, surrounded by a pad that is empty (not wall) but not
+//! playable. The frame is rebuilt for every search, so the cost follows the stones, not the
+//! distance between them; the search may move up to the margin away from the stones, which is
+//! more than a search ever needs to reach. When the stones spread wider than
+//! [`MAX_FRAME_SPAN`], the frame is centred on the last move and stones outside it are left out
+//! (the engine's facade checks the whole position for immediate wins and blocks first).
+
+use mnk_core::zobrist::mix64;
+use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, Win};
+
+use super::pattern::{self, generic_pattern, reach, PatternTable, Segment, Side};
+use super::threat::{with_pattern, Threat, ThreatTables};
+
+/// Cells of margin around the stones' bounding box on the unbounded board.
+pub const UNBOUNDED_MARGIN: i32 = 8;
+/// The widest frame (margin included) built for the unbounded board.
+pub const MAX_FRAME_SPAN: i32 = 96;
+/// Lines are kept in 64-bit masks, so the reach is capped (only matters for k > 31).
+const MAX_REACH: u32 = 31;
+
+const EMPTY: u8 = 0;
+const OUTSIDE: u8 = 3;
+const SIDE_KEY: u64 = 0x5BD1_E995_D6E8_FEB8;
+
+/// A fast board for searching.
+#[derive(Clone)]
+pub struct Board {
+    k: u32,
+    exact: bool,
+    reach: u32,
+    table: Option<&'static PatternTable>,
+    tables: ThreatTables,
+    bounded: bool,
+    /// Playable cells of the frame.
+    width: i32,
+    height: i32,
+    pad: i32,
+    stride: i32,
+    /// The position's cell at frame (0, 0).
+    origin: Cell,
+    dir_off: [isize; 4],
+    stone: Vec<u8>,
+    lines: Vec<[[u64; 2]; 4]>,
+    keys: Vec<[u16; 2]>,
+    near: Vec<u8>,
+    zobrist: Vec<[u64; 2]>,
+    hash: u64,
+    score: [i32; 2],
+    threat_count: [[u32; 13]; 2],
+    side: usize,
+    moves: Vec<u16>,
+    bbox: Vec<(i32, i32, i32, i32)>,
+    empties: usize,
+    won: bool,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for fy in (0..self.height).rev() {
+            for fx in 0..self.width {
+                let c = match self.stone[self.index(fx, fy)] {
+                    1 => 'X',
+                    2 => 'O',
+                    _ => '.',
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl Board {
+    /// The board for a position, with the frame chosen as the module documentation says.
+    #[must_use]
+    pub fn from_position(pos: &Position) -> Board {
+        let rules = *pos.rules();
+        let (origin, width, height) = match rules.board() {
+            Geometry::Bounded { width, height } => (Cell::new(0, 0), width as i32, height as i32),
+            Geometry::Unbounded => unbounded_frame(pos),
+        };
+        let mut board = Board::empty(&rules, origin, width, height);
+        for (cell, player) in pos.stones() {
+            if let Some(idx) = board.index_of(cell) {
+                board.forget_cell(idx);
+                board.put(idx, player.index());
+            }
+        }
+        board.side = pos.to_move().index();
+        board.hash = board.fresh_hash();
+        board.won = false;
+        board
+    }
+
+    fn empty(rules: &Rules, origin: Cell, width: i32, height: i32) -> Board {
+        let k = rules.k();
+        let exact = rules.win() == Win::Exact;
+        let reach = reach(k, exact).min(MAX_REACH);
+        let bounded = rules.is_bounded();
+        let pad = (reach as i32).max(2);
+        let stride = width + 2 * pad;
+        let rows = height + 2 * pad;
+        let n = (stride * rows) as usize;
+        let mut b = Board {
+            k,
+            exact,
+            reach,
+            table: pattern::table(k, exact),
+            tables: ThreatTables::get(),
+            bounded,
+            width,
+            height,
+            pad,
+            stride,
+            origin,
+            dir_off: [
+                1,
+                stride as isize,
+                stride as isize + 1,
+                1 - stride as isize,
+            ],
+            stone: vec![OUTSIDE; n],
+            lines: vec![[[0; 2]; 4]; n],
+            keys: vec![[0; 2]; n],
+            near: vec![0; n],
+            zobrist: (0..n)
+                .map(|i| [mix64(2 * i as u64 + 0x1234), mix64(2 * i as u64 + 0x1235)])
+                .collect(),
+            hash: 0,
+            score: [0; 2],
+            threat_count: [[0; 13]; 2],
+            side: 0,
+            moves: Vec::new(),
+            bbox: Vec::new(),
+            empties: (width * height) as usize,
+            won: false,
+        };
+        for fy in 0..height {
+            for fx in 0..width {
+                let i = b.index(fx, fy);
+                b.stone[i] = EMPTY;
+            }
+        }
+        if bounded {
+            // Walls: every cell outside the board is a stone of both players in the lines
+            // of the cells that can see it.
+            for fy in -pad..height + pad {
+                for fx in -pad..width + pad {
+                    if fx >= 0 && fx < width && fy >= 0 && fy < height {
+                        continue;
+                    }
+                    b.mark(fx, fy, 0, true);
+                    b.mark(fx, fy, 1, true);
+                }
+            }
+        }
+        for fy in 0..height {
+            for fx in 0..width {
+                let i = b.index(fx, fy);
+                b.refresh_cell(i);
+            }
+        }
+        b
+    }
+
+    /// Sets (or clears) `player`'s bit for the cell at frame (fx, fy) in the lines of every cell
+    /// within reach that lies inside the array (used for walls).
+    fn mark(&mut self, fx: i32, fy: i32, player: usize, on: bool) {
+        let r = self.reach as i32;
+        for (d, &(dx, dy)) in mnk_core::DIRECTIONS.iter().enumerate() {
+            for i in -r..=r {
+                if i == 0 {
+                    continue;
+                }
+                let (cx, cy) = (fx + dx * i, fy + dy * i);
+                if cx < -self.pad
+                    || cy < -self.pad
+                    || cx >= self.width + self.pad
+                    || cy >= self.height + self.pad
+                {
+                    continue;
+                }
+                let c = self.index(cx, cy);
+                // The cell c sees (fx, fy) at offset -i.
+                let bit = 1u64 << (r - i);
+                if on {
+                    self.lines[c][d][player] |= bit;
+                } else {
+                    self.lines[c][d][player] &= !bit;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn index(&self, fx: i32, fy: i32) -> usize {
+        ((fy + self.pad) * self.stride + fx + self.pad) as usize
+    }
+
+    /// The array index of a cell of the position, if it is a playable cell of the frame.
+    #[must_use]
+    pub fn index_of(&self, cell: Cell) -> Option<usize> {
+        let (fx, fy) = (
+            i64::from(cell.x) - i64::from(self.origin.x),
+            i64::from(cell.y) - i64::from(self.origin.y),
+        );
+        (fx >= 0 && fy >= 0 && fx < i64::from(self.width) && fy < i64::from(self.height))
+            .then(|| self.index(fx as i32, fy as i32))
+    }
+
+    /// The position's cell at an array index.
+    #[must_use]
+    pub fn cell_of(&self, idx: usize) -> Cell {
+        let i = idx as i32;
+        let fx = i % self.stride - self.pad;
+        let fy = i / self.stride - self.pad;
+        Cell::new(self.origin.x + fx, self.origin.y + fy)
+    }
+
+    /// Frame coordinates of an index (for tie-breaking by cell: row, then column).
+    #[inline]
+    #[must_use]
+    pub fn order_key(&self, idx: usize) -> u32 {
+        idx as u32
+    }
+
+    /// k of the rules.
+    #[must_use]
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
+    /// Number of array slots (indices are below this).
+    #[must_use]
+    pub fn slots(&self) -> usize {
+        self.stone.len()
+    }
+
+    /// The side to move (0 = X, 1 = O).
+    #[inline]
+    #[must_use]
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// The player to move.
+    #[must_use]
+    pub fn to_move(&self) -> Player {
+        if self.side == 0 {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
+    /// The hash of the stones and side to move.
+    #[inline]
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Stones placed since the board was built, plus those it was built with.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the last move won.
+    #[inline]
+    #[must_use]
+    pub fn last_move_won(&self) -> bool {
+        self.won
+    }
+
+    /// Whether a bounded board is full.
+    #[inline]
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        self.bounded && self.empties == 0
+    }
+
+    /// Whether the cell at `idx` is empty and playable.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self, idx: usize) -> bool {
+        self.stone[idx] == EMPTY
+    }
+
+    /// The stone at `idx`: 0 empty, 1 X, 2 O, 3 outside.
+    #[inline]
+    #[must_use]
+    pub fn stone(&self, idx: usize) -> u8 {
+        self.stone[idx]
+    }
+
+    /// The threat `player` makes by playing the empty cell `idx`.
+    #[inline]
+    #[must_use]
+    pub fn threat(&self, idx: usize, player: usize) -> Threat {
+        self.tables.threat(self.keys[idx][player])
+    }
+
+    /// The packed pattern key of `player` at the empty cell `idx`.
+    #[inline]
+    #[must_use]
+    pub fn key(&self, idx: usize, player: usize) -> u16 {
+        self.keys[idx][player]
+    }
+
+    /// The evaluation score of `player` at the empty cell `idx`.
+    #[inline]
+    #[must_use]
+    pub fn cell_score(&self, idx: usize, player: usize) -> i32 {
+        self.tables.score(self.keys[idx][player])
+    }
+
+    /// How many empty cells give `player` the threat class `t`.
+    #[inline]
+    #[must_use]
+    pub fn threat_count(&self, player: usize, t: Threat) -> u32 {
+        self.threat_count[player][t as usize]
+    }
+
+    /// How many empty cells give `player` at least the threat class `t`.
+    #[must_use]
+    pub fn threats_at_least(&self, player: usize, t: Threat) -> u32 {
+        self.threat_count[player][t as usize..].iter().sum()
+    }
+
+    /// The sum of `player`'s cell scores over the empty cells.
+    #[inline]
+    #[must_use]
+    pub fn score_sum(&self, player: usize) -> i32 {
+        self.score[player]
+    }
+
+    /// The moves played on this board (array indices), oldest first.
+    #[must_use]
+    pub fn moves(&self) -> &[u16] {
+        &self.moves
+    }
+
+    /// The last move, if any.
+    #[must_use]
+    pub fn last_move(&self) -> Option<usize> {
+        self.moves.last().map(|&m| usize::from(m))
+    }
+
+    /// Whether some stone lies within two cells of `idx`.
+    #[inline]
+    #[must_use]
+    pub fn is_near(&self, idx: usize) -> bool {
+        self.near[idx] > 0
+    }
+
+    /// The array index one step from `idx` in direction `d` (0..4), `steps` times.
+    #[inline]
+    #[must_use]
+    pub fn step(&self, idx: usize, d: usize, steps: isize) -> usize {
+        (idx as isize + self.dir_off[d] * steps) as usize
+    }
+
+    /// The reach of the line patterns.
+    #[must_use]
+    pub fn reach(&self) -> u32 {
+        self.reach
+    }
+
+    /// Empty cells within two of a stone, inside the stones' bounding box grown by two; on an
+    /// empty board the centre of the frame. Appended in index order (row, then column).
+    pub fn candidates(&self, out: &mut Vec<usize>) {
+        let Some(&(x0, y0, x1, y1)) = self.bbox.last() else {
+            out.push(self.index(self.width / 2, self.height / 2));
+            return;
+        };
+        let (x0, y0) = ((x0 - 2).max(0), (y0 - 2).max(0));
+        let (x1, y1) = ((x1 + 2).min(self.width - 1), (y1 + 2).min(self.height - 1));
+        for fy in y0..=y1 {
+            let row = self.index(0, fy);
+            for fx in x0..=x1 {
+                let i = row + fx as usize;
+                if self.stone[i] == EMPTY && self.near[i] > 0 {
+                    out.push(i);
+                }
+            }
+        }
+    }
+
+    /// Every empty cell where `player` has at least threat `t`, in index order.
+    pub fn cells_with(&self, player: usize, t: Threat, out: &mut Vec<usize>) {
+        if self.threats_at_least(player, t) == 0 {
+            return;
+        }
+        let Some(&(x0, y0, x1, y1)) = self.bbox.last() else {
+            return;
+        };
+        let r = self.reach as i32;
+        let (x0, y0) = ((x0 - r).max(0), (y0 - r).max(0));
+        let (x1, y1) = ((x1 + r).min(self.width - 1), (y1 + r).min(self.height - 1));
+        for fy in y0..=y1 {
+            let row = self.index(0, fy);
+            for fx in x0..=x1 {
+                let i = row + fx as usize;
+                if self.stone[i] == EMPTY && self.threat(i, player) >= t {
+                    out.push(i);
+                }
+            }
+        }
+    }
+
+    /// Plays the empty cell `idx` for the side to move.
+    pub fn play(&mut self, idx: usize) {
+        debug_assert_eq!(self.stone[idx], EMPTY, "play on a non-empty cell");
+        let p = self.side;
+        self.won = self.threat(idx, p) == Threat::Five;
+        self.forget_cell(idx);
+        self.put(idx, p);
+        self.hash ^= self.zobrist[idx][p] ^ SIDE_KEY;
+        self.side = 1 - p;
+        debug_assert!(self.consistent());
+    }
+
+    /// Places a stone of `p` and updates everything but the side and hash.
+    fn put(&mut self, idx: usize, p: usize) {
+        let r = self.reach as isize;
+        self.stone[idx] = p as u8 + 1;
+        for d in 0..4 {
+            let off = self.dir_off[d];
+            for i in 1..=r {
+                let a = (idx as isize + off * i) as usize;
+                self.lines[a][d][p] |= 1 << (r - i);
+                if self.stone[a] == EMPTY {
+                    self.refresh_dir(a, d);
+                }
+                let b = (idx as isize - off * i) as usize;
+                self.lines[b][d][p] |= 1 << (r + i);
+                if self.stone[b] == EMPTY {
+                    self.refresh_dir(b, d);
+                }
+            }
+        }
+        self.bump_near(idx, 1);
+        let (fx, fy) = self.frame_xy(idx);
+        let bb = match self.bbox.last() {
+            Some(&(x0, y0, x1, y1)) => (x0.min(fx), y0.min(fy), x1.max(fx), y1.max(fy)),
+            None => (fx, fy, fx, fy),
+        };
+        self.bbox.push(bb);
+        self.moves.push(idx as u16);
+        self.empties -= 1;
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) {
+        let Some(m) = self.moves.pop() else {
+            return;
+        };
+        let idx = usize::from(m);
+        self.bbox.pop();
+        self.empties += 1;
+        self.side = 1 - self.side;
+        let p = self.side;
+        self.hash ^= self.zobrist[idx][p] ^ SIDE_KEY;
+        self.stone[idx] = EMPTY;
+        let r = self.reach as isize;
+        for d in 0..4 {
+            let off = self.dir_off[d];
+            for i in 1..=r {
+                let a = (idx as isize + off * i) as usize;
+                self.lines[a][d][p] &= !(1 << (r - i));
+                if self.stone[a] == EMPTY {
+                    self.refresh_dir(a, d);
+                }
+                let b = (idx as isize - off * i) as usize;
+                self.lines[b][d][p] &= !(1 << (r + i));
+                if self.stone[b] == EMPTY {
+                    self.refresh_dir(b, d);
+                }
+            }
+        }
+        self.bump_near(idx, -1);
+        self.keys[idx] = [0, 0];
+        self.refresh_cell(idx);
+        self.won = false;
+        debug_assert!(self.consistent());
+    }
+
+    /// Passes the move to the other side (for threat searches that ask "what if I do nothing").
+    pub fn pass(&mut self) {
+        self.side = 1 - self.side;
+        self.hash ^= SIDE_KEY;
+    }
+
+    fn frame_xy(&self, idx: usize) -> (i32, i32) {
+        let i = idx as i32;
+        (i % self.stride - self.pad, i / self.stride - self.pad)
+    }
+
+    fn bump_near(&mut self, idx: usize, delta: i8) {
+        let s = self.stride as isize;
+        for dy in -2..=2isize {
+            for dx in -2..=2isize {
+                let c = (idx as isize + dy * s + dx) as usize;
+                self.near[c] = self.near[c].wrapping_add_signed(delta);
+            }
+        }
+    }
+
+    /// Removes an empty cell's scores and threat counts before it is taken.
+    fn forget_cell(&mut self, idx: usize) {
+        for p in 0..2 {
+            let key = self.keys[idx][p];
+            self.score[p] -= self.tables.score(key);
+            self.threat_count[p][self.tables.threat(key) as usize] -= 1;
+        }
+    }
+
+    /// Recomputes all four directions of an empty cell from scratch (its key must be zeroed or
+    /// counted already: this adds its contribution).
+    fn refresh_cell(&mut self, idx: usize) {
+        for p in 0..2 {
+            let mut key = 0u16;
+            for d in 0..4 {
+                key = with_pattern(key, d, self.line_pattern(self.lines[idx][d], p));
+            }
+            self.keys[idx][p] = key;
+            self.score[p] += self.tables.score(key);
+            self.threat_count[p][self.tables.threat(key) as usize] += 1;
+        }
+    }
+
+    #[inline]
+    fn refresh_dir(&mut self, idx: usize, d: usize) {
+        let line = self.lines[idx][d];
+        for p in 0..2 {
+            let old = self.keys[idx][p];
+            let new = with_pattern(old, d, self.line_pattern(line, p));
+            if new != old {
+                self.keys[idx][p] = new;
+                self.score[p] += self.tables.score(new) - self.tables.score(old);
+                self.threat_count[p][self.tables.threat(old) as usize] -= 1;
+                self.threat_count[p][self.tables.threat(new) as usize] += 1;
+            }
+        }
+    }
+
+    /// The pattern `p` makes on a cell whose line masks are `line`.
+    #[inline]
+    fn line_pattern(&self, line: [u64; 2], p: usize) -> pattern::Pattern {
+        let own = line[p] & !line[1 - p];
+        let blk = line[1 - p];
+        let r = self.reach;
+        let m = (1u64 << r) - 1;
+        let rb = (blk >> (r + 1)) & m;
+        let ro = (own >> (r + 1)) & m;
+        let rlen = rb.trailing_zeros().min(r);
+        let lb = blk & m;
+        let lo = own & m;
+        let llen = if lb == 0 {
+            r
+        } else {
+            r - 1 - (63 - lb.leading_zeros())
+        };
+        if let Some(t) = self.table {
+            let rcode = (ro & ((1u64 << rlen) - 1)) | (1u64 << rlen);
+            let lcode = (lo >> (r - llen)) | (1u64 << llen);
+            t.get(((lcode << (r + 1)) | rcode) as usize)
+        } else {
+            let mut left = 0u64;
+            for d in 1..=llen {
+                if lo & (1 << (r - d)) != 0 {
+                    left |= 1 << (d - 1);
+                }
+            }
+            let seg = Segment {
+                left: Side {
+                    len: llen,
+                    own: left,
+                },
+                right: Side {
+                    len: rlen,
+                    own: ro & ((1u64 << rlen) - 1),
+                },
+            };
+            generic_pattern(seg, self.k, self.exact)
+        }
+    }
+
+    fn fresh_hash(&self) -> u64 {
+        let mut h = if self.side == 1 { SIDE_KEY } else { 0 };
+        for &m in &self.moves {
+            let i = usize::from(m);
+            h ^= self.zobrist[i][usize::from(self.stone[i]) - 1];
+        }
+        h
+    }
+
+    /// Whether the incremental state equals a fresh computation from the stones (slow; for
+    /// debug assertions and tests). Only checked on small boards in debug builds.
+    #[must_use]
+    pub fn consistent(&self) -> bool {
+        if cfg!(debug_assertions) && self.width * self.height > 100 {
+            return true;
+        }
+        self.matches_fresh()
+    }
+
+    /// Whether masks, keys, counts, sums and hash equal those of a board rebuilt from scratch.
+    #[must_use]
+    pub fn matches_fresh(&self) -> bool {
+        let mut fresh = self.rebuilt();
+        fresh.side = self.side;
+        fresh.hash = fresh.fresh_hash();
+        for fy in 0..self.height {
+            for fx in 0..self.width {
+                let i = self.index(fx, fy);
+                if self.lines[i] != fresh.lines[i] {
+                    return false;
+                }
+                if self.stone[i] == EMPTY && self.keys[i] != fresh.keys[i] {
+                    return false;
+                }
+                if (self.near[i] > 0) != (fresh.near[i] > 0) {
+                    return false;
+                }
+            }
+        }
+        self.score == fresh.score
+            && self.threat_count == fresh.threat_count
+            && self.hash == fresh.hash
+            && self.bbox.last() == fresh.bbox.last()
+    }
+
+    fn rebuilt(&self) -> Board {
+        let mut b = Board::empty(
+            &Rules::new(
+                if self.bounded {
+                    Geometry::Bounded {
+                        width: self.width as u32,
+                        height: self.height as u32,
+                    }
+                } else {
+                    Geometry::Unbounded
+                },
+                self.k,
+                if self.exact { Win::Exact } else { Win::Freestyle },
+                Player::X,
+            )
+            .expect("rules of an existing board"),
+            self.origin,
+            self.width,
+            self.height,
+        );
+        for &m in &self.moves {
+            let i = usize::from(m);
+            let p = usize::from(self.stone[i]) - 1;
+            b.forget_cell(i);
+            b.put(i, p);
+        }
+        b
+    }
+}
+
+/// The frame for the unbounded board: origin, width and height.
+fn unbounded_frame(pos: &Position) -> (Cell, i32, i32) {
+    let m = UNBOUNDED_MARGIN;
+    let Some((lo, hi)) = pos.stone_bounds() else {
+        return (Cell::new(-m, -m), 2 * m + 1, 2 * m + 1);
+    };
+    let fit = |lo: i32, hi: i32, centre: i32| -> (i32, i32) {
+        let span = hi - lo + 1 + 2 * m;
+        if span <= MAX_FRAME_SPAN {
+            (lo - m, span)
+        } else {
+            (centre - MAX_FRAME_SPAN / 2, MAX_FRAME_SPAN)
+        }
+    };
+    let last = pos.last_move().unwrap_or(lo);
+    let (x0, w) = fit(lo.x, hi.x, last.x);
+    let (y0, h) = fit(lo.y, hi.y, last.y);
+    (Cell::new(x0, y0), w, h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rng;
+
+    #[test]
+    fn incremental_equals_fresh_after_random_play_and_undo() {
+        for rules in ["9x9x5", "9x9x5,exact", "8x7x4", "10x10x6,exact", "7x7x3", "12x12x10"] {
+            let rules: Rules = rules.parse().unwrap();
+            let mut rng = Rng::seeded(3);
+            let mut board = Board::from_position(&Position::new(rules));
+            for step in 0..300 {
+                let mut cands = Vec::new();
+                board.candidates(&mut cands);
+                if board.ply() > 0 && (cands.is_empty() || rng.below(3) == 0 || board.won) {
+                    board.undo();
+                } else if let Some(m) = rng.pick(&cands) {
+                    board.play(m);
+                }
+                assert!(board.matches_fresh(), "{rules} step {step}\n{board:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn unbounded_frame_follows_the_stones() {
+        let rules: Rules = "infx5".parse().unwrap();
+        let pos = Position::from_moves(
+            rules,
+            &["0,0", "1,1", "-3,2"].map(|c| c.parse::<Cell>().unwrap()),
+        )
+        .unwrap();
+        let board = Board::from_position(&pos);
+        assert_eq!(board.width, 5 + 2 * UNBOUNDED_MARGIN);
+        assert_eq!(board.height, 3 + 2 * UNBOUNDED_MARGIN);
+        let i = board.index_of(Cell::new(-3, 2)).unwrap();
+        assert_eq!(board.cell_of(i), Cell::new(-3, 2));
+        assert_eq!(board.stone(i), 1);
+        // Lines near the frame edge are not walled in.
+        let edge = board.index_of(Cell::new(-3 - UNBOUNDED_MARGIN, 0)).unwrap();
+        assert_eq!(board.threat(edge, 0), board.threat(edge, 0));
+        assert_eq!(board.to_move(), Player::O);
+    }
+
+    #[test]
+    fn a_win_is_seen_from_the_patterns() {
+        let rules: Rules = "15x15x5".parse().unwrap();
+        let moves: Vec<Cell> = ["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let pos = Position::from_moves(rules, &moves).unwrap();
+        let mut board = Board::from_position(&pos);
+        let g8 = board.index_of("g8".parse().unwrap()).unwrap();
+        let l8 = board.index_of("l8".parse().unwrap()).unwrap();
+        assert_eq!(board.threat(g8, 0), Threat::Five);
+        assert_eq!(board.threat(l8, 0), Threat::Five);
+        assert_eq!(board.threat_count(0, Threat::Five), 2);
+        board.play(l8);
+        assert!(board.last_move_won());
+    }
+}

@@ -1,0 +1,5 @@
+//! The search for large boards (work in progress).
+
+pub mod board;
+pub mod pattern;
+pub mod threat;
