@@ -1,1 +1,23 @@
-//! mnk-engine
+//! # mnk-engine — the thinking
+//!
+//! Counting game trees ([`count`]), the exact solver for small boards ([`solver`]), the classic
+//! bots the project grew from and the level ladder ([`bots`], [`level`]), the attack-weight heat
+//! map ([`weights`]), all behind one [`Bot`] interface. Time and stopping come in through
+//! [`Limits`]; the engine reads no clock of its own, starts no threads and does no I/O.
+
+mod bot;
+pub mod bots;
+pub mod count;
+pub mod geometry;
+pub mod level;
+mod limits;
+mod rng;
+pub mod search;
+pub mod solver;
+mod value;
+pub mod weights;
+
+pub use bot::{Bot, BotError, Choice, SearchInfo};
+pub use limits::{Clock, Deadline, Limits, SystemClock};
+pub use rng::Rng;
+pub use value::Value;

@@ -126,12 +126,7 @@ impl Board {
             pad,
             stride,
             origin,
-            dir_off: [
-                1,
-                stride as isize,
-                stride as isize + 1,
-                1 - stride as isize,
-            ],
+            dir_off: [1, stride as isize, stride as isize + 1, 1 - stride as isize],
             stone: vec![OUTSIDE; n],
             lines: vec![[[0; 2]; 4]; n],
             keys: vec![[0; 2]; n],
@@ -657,7 +652,11 @@ impl Board {
                     Geometry::Unbounded
                 },
                 self.k,
-                if self.exact { Win::Exact } else { Win::Freestyle },
+                if self.exact {
+                    Win::Exact
+                } else {
+                    Win::Freestyle
+                },
                 Player::X,
             )
             .expect("rules of an existing board"),
@@ -702,7 +701,14 @@ mod tests {
 
     #[test]
     fn incremental_equals_fresh_after_random_play_and_undo() {
-        for rules in ["9x9x5", "9x9x5,exact", "8x7x4", "10x10x6,exact", "7x7x3", "12x12x10"] {
+        for rules in [
+            "9x9x5",
+            "9x9x5,exact",
+            "8x7x4",
+            "10x10x6,exact",
+            "7x7x3",
+            "12x12x10",
+        ] {
             let rules: Rules = rules.parse().unwrap();
             let mut rng = Rng::seeded(3);
             let mut board = Board::from_position(&Position::new(rules));

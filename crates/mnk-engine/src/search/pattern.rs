@@ -70,7 +70,10 @@ impl Pattern {
     /// The pattern with this discriminant (`Dead` for anything out of range).
     #[must_use]
     pub fn from_u8(n: u8) -> Pattern {
-        Pattern::ALL.get(usize::from(n)).copied().unwrap_or(Pattern::Dead)
+        Pattern::ALL
+            .get(usize::from(n))
+            .copied()
+            .unwrap_or(Pattern::Dead)
     }
 
     /// The pattern one stone weaker: what a line is when one more stone makes `self`.
@@ -248,7 +251,10 @@ impl PatternTable {
             }
         }
         Some(Segment {
-            left: Side { len: llen, own: lown },
+            left: Side {
+                len: llen,
+                own: lown,
+            },
             right: Side {
                 len: rlen,
                 own: rcode & low_bits(rlen),
@@ -350,7 +356,11 @@ pub fn generic_pattern(s: Segment, k: u32, exact: bool) -> Pattern {
     if !s.has_room(k) {
         return Pattern::Dead;
     }
-    let wins_after = |s: Segment| s.empties().filter(|&(l, d)| s.with(l, d).wins(k, exact)).count();
+    let wins_after = |s: Segment| {
+        s.empties()
+            .filter(|&(l, d)| s.with(l, d).wins(k, exact))
+            .count()
+    };
     match wins_after(s) {
         0 => {}
         1 => return Pattern::B4,

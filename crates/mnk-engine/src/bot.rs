@@ -1,0 +1,104 @@
+//! One interface for every computer player, from the 3×3 rule player to the engine.
+
+use std::fmt;
+
+use mnk_core::{Cell, Position};
+
+use crate::limits::Limits;
+use crate::value::Value;
+
+/// What a bot decided, with whatever it learned on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The move to play.
+    pub cell: Cell,
+    /// What the move is worth to the bot's side, when the bot knows.
+    pub value: Option<Value>,
+    /// The expected continuation, starting with `cell` (may hold only `cell`).
+    pub pv: Vec<Cell>,
+    /// Depth reached, in plies (0 for bots that do not search).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+impl Choice {
+    /// A choice with nothing known beyond the move.
+    #[must_use]
+    pub fn just(cell: Cell) -> Choice {
+        Choice {
+            cell,
+            value: None,
+            pv: vec![cell],
+            depth: 0,
+            nodes: 0,
+        }
+    }
+}
+
+/// Progress reported while a bot thinks, so front-ends can stream it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// Depth just completed.
+    pub depth: u32,
+    /// Value of the best move so far.
+    pub value: Value,
+    /// Principal variation.
+    pub pv: Vec<Cell>,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Milliseconds since the search began (0 without a clock).
+    pub elapsed_ms: u64,
+}
+
+/// Why a bot cannot move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotError {
+    /// The game is over: there is nothing to choose.
+    GameOver,
+    /// This bot does not play these rules (the message says which it does play).
+    Unsupported(String),
+    /// No bot has this name.
+    UnknownBot(String),
+}
+
+impl fmt::Display for BotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotError::GameOver => write!(f, "the game is over"),
+            BotError::Unsupported(why) => write!(f, "{why}"),
+            BotError::UnknownBot(name) => write!(
+                f,
+                "no bot is called '{name}': choose one of {} or a level 1..6",
+                crate::bots::BOTS
+                    .iter()
+                    .map(|b| b.id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BotError {}
+
+/// A computer player.
+pub trait Bot: Send {
+    /// The bot's identifier (see [`crate::bots::BOTS`]).
+    fn id(&self) -> &'static str;
+
+    /// Chooses a move for the side to move within `limits`.
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError>;
+
+    /// Like [`Bot::choose`], reporting progress to `info` as the search deepens. Bots that do
+    /// not search report nothing.
+    fn choose_with_info(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<Choice, BotError> {
+        let _ = info;
+        self.choose(pos, limits)
+    }
+}

@@ -1,0 +1,198 @@
+//! The line-counting alpha-beta of the advanced tic-tac-toe this project grew from.
+//!
+//! Alpha-beta to a fixed depth (the original used 2) over an evaluation that looks at every
+//! k-window of the board: a window holding stones of both players is worth nothing, an empty one
+//! is worth 1 to the side to move, and one holding `n` stones of one player only is worth
+//! `10^(n+1)` to that player. A finished game scores as a win or loss, sooner wins higher. On the
+//! unbounded board only windows that hold a stone are counted (there are infinitely many empty ones).
+
+use std::collections::HashSet;
+
+use mnk_core::{Cell, Outcome, Position, DIRECTIONS};
+
+use crate::bot::{Bot, BotError, Choice};
+use crate::limits::Limits;
+use crate::rng::Rng;
+use crate::value::Value;
+
+/// The original's search depth.
+pub const DEFAULT_DEPTH: u32 = 2;
+/// Score of a won game (before subtracting the plies it took).
+const WIN: i64 = 1 << 62;
+/// Bounded boards up to this many cells search every empty cell; larger ones only cells near stones.
+const ALL_CELLS_UP_TO: usize = 81;
+
+/// Starting cells of the windows to evaluate.
+fn windows(pos: &Position) -> Vec<(Cell, (i32, i32))> {
+    let k = pos.rules().k() as i32;
+    let fits = |c: Cell, (dx, dy): (i32, i32)| pos.rules().contains(c.offset(dx, dy, k - 1));
+    if pos.rules().is_bounded() {
+        return pos
+            .rules()
+            .cells()
+            .flat_map(|c| DIRECTIONS.iter().map(move |&d| (c, d)))
+            .filter(|&(c, d)| fits(c, d))
+            .collect();
+    }
+    let mut starts = HashSet::new();
+    for (stone, _) in pos.stones() {
+        for d in DIRECTIONS {
+            for back in 0..k {
+                starts.insert((stone.offset(d.0, d.1, -back), d));
+            }
+        }
+    }
+    let mut list: Vec<_> = starts.into_iter().collect();
+    list.sort_unstable_by_key(|&(c, d)| (c.y, c.x, d));
+    list
+}
+
+/// The original evaluation, from the point of view of the side to move.
+fn evaluate(pos: &Position, windows: &[(Cell, (i32, i32))]) -> i64 {
+    let me = pos.to_move();
+    let k = pos.rules().k() as i32;
+    let mut score: i64 = 0;
+    for &(start, (dx, dy)) in windows {
+        let (mut mine, mut theirs) = (0u32, 0u32);
+        for i in 0..k {
+            match pos.stone(start.offset(dx, dy, i)) {
+                Some(p) if p == me => mine += 1,
+                Some(_) => theirs += 1,
+                None => {}
+            }
+        }
+        let worth = |n: u32| 10i64.saturating_pow((n + 1).min(18));
+        score = score.saturating_add(match (mine, theirs) {
+            (0, 0) => 1,
+            (n, 0) => worth(n),
+            (0, n) => -worth(n),
+            _ => 0,
+        });
+    }
+    score
+}
+
+/// The line-count alpha-beta player.
+#[derive(Debug)]
+pub struct LineCountBot {
+    depth: u32,
+    rng: Rng,
+}
+
+struct Search<'a> {
+    limits: &'a Limits,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl LineCountBot {
+    /// A player searching `depth` plies, shuffling equal moves with `seed`.
+    #[must_use]
+    pub fn new(depth: u32, seed: u64) -> LineCountBot {
+        LineCountBot {
+            depth: depth.max(1),
+            rng: Rng::seeded(seed),
+        }
+    }
+
+    fn moves(pos: &Position) -> Vec<Cell> {
+        match pos.rules().cell_count() {
+            Some(n) if n <= ALL_CELLS_UP_TO => pos.legal_moves(),
+            _ => pos.cells_near_stones(2),
+        }
+    }
+}
+
+impl Search<'_> {
+    fn alpha_beta(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        ply: i64,
+        mut alpha: i64,
+        beta: i64,
+    ) -> i64 {
+        self.nodes += 1;
+        if self.nodes % 1024 == 0
+            && (self.limits.should_stop() || self.limits.nodes_exhausted(self.nodes))
+        {
+            self.stopped = true;
+        }
+        match pos.outcome() {
+            // The previous mover won.
+            Outcome::Win { .. } => return -(WIN - ply),
+            Outcome::Draw => return 0,
+            Outcome::Ongoing => {}
+        }
+        if depth == 0 || self.stopped {
+            return evaluate(pos, &windows(pos));
+        }
+        let mut best = i64::MIN + 1;
+        for m in LineCountBot::moves(pos) {
+            pos.play_unchecked(m);
+            let score = -self.alpha_beta(pos, depth - 1, ply + 1, -beta, -alpha);
+            pos.undo();
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+fn to_value(score: i64) -> Value {
+    if score > WIN / 2 {
+        Value::Win((WIN - score) as u32)
+    } else if score < -WIN / 2 {
+        Value::Loss((WIN + score) as u32)
+    } else {
+        Value::Eval((score / 10).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+    }
+}
+
+impl Bot for LineCountBot {
+    fn id(&self) -> &'static str {
+        "alphabeta"
+    }
+
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        if pos.is_over() {
+            return Err(BotError::GameOver);
+        }
+        let mut moves = LineCountBot::moves(pos);
+        // Shuffle so that equally good moves vary from game to game (reproducibly per seed).
+        for i in (1..moves.len()).rev() {
+            let j = self.rng.below(i + 1);
+            moves.swap(i, j);
+        }
+        let mut search = Search {
+            limits,
+            nodes: 0,
+            stopped: false,
+        };
+        let mut board = pos.clone();
+        let (mut best, mut best_score) = (moves[0], i64::MIN);
+        let mut alpha = i64::MIN + 1;
+        for m in moves {
+            board.play_unchecked(m);
+            let score = -search.alpha_beta(&mut board, self.depth - 1, 1, i64::MIN + 1, -alpha);
+            board.undo();
+            if score > best_score {
+                (best, best_score) = (m, score);
+                alpha = alpha.max(score);
+            }
+            if search.stopped {
+                break;
+            }
+        }
+        Ok(Choice {
+            cell: best,
+            value: Some(to_value(best_score)),
+            pv: vec![best],
+            depth: self.depth,
+            nodes: search.nodes,
+        })
+    }
+}

@@ -1,0 +1,196 @@
+//! The computer players, chosen by name: the classic bots of the games mnk grew from, the exact
+//! solver and the engine, plus the level ladder that front-ends offer.
+
+mod linecount;
+mod perfect;
+mod rules;
+
+use std::fmt;
+use std::str::FromStr;
+
+use mnk_core::Rules;
+
+pub use linecount::{LineCountBot, DEFAULT_DEPTH};
+pub use perfect::PerfectBot;
+pub use rules::RulesBot;
+
+use crate::bot::{Bot, BotError};
+use crate::level::Level;
+use crate::weights::WeightsBot;
+
+/// A bot's name and what it does, for menus and `--help`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotInfo {
+    /// The identifier used on the command line and in the API.
+    pub id: &'static str,
+    /// A short name.
+    pub title: &'static str,
+    /// One sentence on how it plays.
+    pub description: &'static str,
+}
+
+/// Every named bot.
+pub const BOTS: [BotInfo; 5] = [
+    BotInfo {
+        id: "rules",
+        title: "Rule player",
+        description: "3x3 only: wins, blocks, answers known fork set-ups, else takes the centre, a corner, a side.",
+    },
+    BotInfo {
+        id: "perfect",
+        title: "Perfect",
+        description: "The exact solver: never loses, wins as fast as it can. Small boards only (up to 36 cells).",
+    },
+    BotInfo {
+        id: "alphabeta",
+        title: "Line counter",
+        description: "Alpha-beta over k-windows scored 10^(stones+1); depth 2 by default (alphabeta:N for N plies).",
+    },
+    BotInfo {
+        id: "weights",
+        title: "Attack weights",
+        description: "Looks one move ahead and weighs every cell by the attacks it makes or breaks.",
+    },
+    BotInfo {
+        id: "engine",
+        title: "Engine",
+        description: "Threat-space search for large boards: patterns, principal-variation search, VCF.",
+    },
+];
+
+/// Which player to build: a named bot (with a depth for `alphabeta`) or a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotSpec {
+    /// A named bot from [`BOTS`].
+    Named {
+        /// The bot's id.
+        id: &'static str,
+        /// Search depth, for bots that take one.
+        depth: Option<u32>,
+    },
+    /// A level of the ladder.
+    Level(Level),
+}
+
+impl FromStr for BotSpec {
+    type Err = BotError;
+
+    /// Reads `rules`, `perfect`, `alphabeta`, `alphabeta:4`, `weights`, `engine`, `level3`,
+    /// `level:3` or just `3`.
+    fn from_str(s: &str) -> Result<BotSpec, BotError> {
+        let text = s.trim().to_ascii_lowercase();
+        let unknown = || BotError::UnknownBot(s.trim().to_string());
+        let level_text = text
+            .strip_prefix("level")
+            .map(|t| t.trim_start_matches(':'))
+            .unwrap_or(&text);
+        if let Ok(n) = level_text.parse::<u8>() {
+            return Level::new(n).map(BotSpec::Level).ok_or_else(unknown);
+        }
+        let (name, depth) = match text.split_once(':') {
+            Some((name, depth)) => (name, Some(depth.parse::<u32>().map_err(|_| unknown())?)),
+            None => (text.as_str(), None),
+        };
+        let info = BOTS.iter().find(|b| b.id == name).ok_or_else(unknown)?;
+        if depth.is_some_and(|d| info.id != "alphabeta" || !(1..=8).contains(&d)) {
+            return Err(BotError::Unsupported(
+                "only alphabeta takes a depth, from 1 to 8 (e.g. alphabeta:4)".into(),
+            ));
+        }
+        Ok(BotSpec::Named { id: info.id, depth })
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Named { id, depth: Some(d) } => write!(f, "{id}:{d}"),
+            BotSpec::Named { id, depth: None } => write!(f, "{id}"),
+            BotSpec::Level(level) => write!(f, "level{}", level.number()),
+        }
+    }
+}
+
+/// Builds the bot `spec` names for games under `rules`, its random choices following `seed`.
+/// Refuses bots that do not play these rules.
+pub fn create(spec: &BotSpec, rules: &Rules, seed: u64) -> Result<Box<dyn Bot>, BotError> {
+    match *spec {
+        BotSpec::Level(level) => Ok(level.bot(rules, seed)),
+        BotSpec::Named { id, depth } => create_named(id, depth, rules, seed),
+    }
+}
+
+fn create_named(
+    id: &str,
+    depth: Option<u32>,
+    rules: &Rules,
+    seed: u64,
+) -> Result<Box<dyn Bot>, BotError> {
+    Ok(match id {
+        "rules" => {
+            if rules.size() != Some((3, 3)) || rules.k() != 3 {
+                return Err(BotError::Unsupported(
+                    "the rule player knows only 3x3 tic-tac-toe (three in a row)".into(),
+                ));
+            }
+            Box::new(RulesBot::new(seed))
+        }
+        "perfect" => {
+            if !crate::solver::solvable(rules) {
+                return Err(BotError::Unsupported(format!(
+                    "the perfect player needs a bounded board of at most {} cells",
+                    crate::solver::MAX_SOLVE_CELLS
+                )));
+            }
+            Box::new(PerfectBot::new(seed))
+        }
+        "alphabeta" => Box::new(LineCountBot::new(depth.unwrap_or(DEFAULT_DEPTH), seed)),
+        "weights" => Box::new(WeightsBot::new(seed)),
+        "engine" => crate::level::engine_bot(rules, seed),
+        other => return Err(BotError::UnknownBot(other.to_string())),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        for (text, shown) in [
+            ("perfect", "perfect"),
+            ("alphabeta:4", "alphabeta:4"),
+            ("Level3", "level3"),
+            ("level:6", "level6"),
+            ("2", "level2"),
+        ] {
+            assert_eq!(text.parse::<BotSpec>().unwrap().to_string(), shown);
+        }
+        for bad in [
+            "",
+            "level0",
+            "level7",
+            "nobody",
+            "alphabeta:x",
+            "weights:3",
+            "alphabeta:99",
+        ] {
+            assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bots_refuse_rules_they_do_not_play() {
+        let big = mnk_core::Preset::Gomoku15.rules();
+        let spec: BotSpec = "rules".parse().unwrap();
+        assert!(matches!(
+            create(&spec, &big, 1),
+            Err(BotError::Unsupported(_))
+        ));
+        let spec: BotSpec = "perfect".parse().unwrap();
+        assert!(matches!(
+            create(&spec, &big, 1),
+            Err(BotError::Unsupported(_))
+        ));
+    }
+}

@@ -1,0 +1,86 @@
+//! The perfect player: the exact solver choosing among the best moves at random.
+
+use mnk_core::{Cell, Position, Rules};
+
+use crate::bot::{Bot, BotError, Choice};
+use crate::limits::Limits;
+use crate::rng::Rng;
+use crate::solver::{self, SolveError, Solver};
+
+/// Plays only moves of the best exact value: it never loses a game that can be held, wins as
+/// fast as it can, and when losing, loses as slowly as it can.
+pub struct PerfectBot {
+    rng: Rng,
+    solver: Option<(Rules, Solver)>,
+}
+
+impl PerfectBot {
+    /// A perfect player whose choices among equal moves follow `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> PerfectBot {
+        PerfectBot {
+            rng: Rng::seeded(seed),
+            solver: None,
+        }
+    }
+
+    /// Every move of the best value here, in cell order.
+    pub fn best_moves(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+    ) -> Result<(Vec<Cell>, Choice), BotError> {
+        if pos.is_over() {
+            return Err(BotError::GameOver);
+        }
+        let rules = *pos.rules();
+        if !solver::solvable(&rules) {
+            return Err(BotError::Unsupported(
+                SolveError::TooLarge(rules.to_string()).to_string(),
+            ));
+        }
+        if self.solver.as_ref().is_none_or(|(r, _)| *r != rules) {
+            let fresh = Solver::new(&rules, solver::DEFAULT_TABLE_MB)
+                .map_err(|e| BotError::Unsupported(e.to_string()))?;
+            self.solver = Some((rules, fresh));
+        }
+        let (_, solver) = self.solver.as_mut().expect("just made");
+        let analysis = solver
+            .analyse(pos, limits)
+            .map_err(|e| BotError::Unsupported(e.to_string()))?;
+        let top = analysis.value;
+        let best: Vec<Cell> = analysis
+            .moves
+            .iter()
+            .filter(|(_, v)| *v == top)
+            .map(|(c, _)| *c)
+            .collect();
+        let choice = Choice {
+            cell: best[0],
+            value: Some(top),
+            pv: vec![best[0]],
+            depth: 0,
+            nodes: analysis.nodes,
+        };
+        Ok((best, choice))
+    }
+}
+
+impl Bot for PerfectBot {
+    fn id(&self) -> &'static str {
+        "perfect"
+    }
+
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        let (best, choice) = self.best_moves(pos, limits)?;
+        let cell = self
+            .rng
+            .pick(&best)
+            .expect("a legal move exists in an unfinished game");
+        Ok(Choice {
+            cell,
+            pv: vec![cell],
+            ..choice
+        })
+    }
+}

@@ -1,0 +1,156 @@
+//! The level ladder every front-end offers, from a beginner who blunders to perfect play.
+//!
+//! 1. the attack-weight bot with deliberate mistakes;
+//! 2. the attack-weight bot;
+//! 3. the line-count alpha-beta at the original depth;
+//! 4. – 6. the strongest search available, with more time or depth per level. On boards the exact
+//!    solver finishes quickly, level 6 is the perfect player.
+
+use mnk_core::{Position, Rules};
+
+use crate::bot::{Bot, BotError, Choice};
+use crate::bots::{LineCountBot, PerfectBot, DEFAULT_DEPTH};
+use crate::limits::Limits;
+use crate::rng::Rng;
+use crate::weights::{attack_weights, WeightsBot};
+
+/// Boards up to this many cells are solved exactly by the top level.
+const PERFECT_UP_TO_CELLS: usize = 25;
+
+/// A level from 1 (beginner) to 6 (strongest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+/// A level's number, name and description, for menus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelInfo {
+    /// 1..6.
+    pub level: u8,
+    /// A short name.
+    pub title: &'static str,
+    /// How it plays.
+    pub description: &'static str,
+}
+
+/// The six levels.
+pub const LEVELS: [LevelInfo; 6] = [
+    LevelInfo {
+        level: 1,
+        title: "Beginner",
+        description: "Attack weights, with deliberate mistakes.",
+    },
+    LevelInfo {
+        level: 2,
+        title: "Casual",
+        description: "Attack weights: one move ahead.",
+    },
+    LevelInfo {
+        level: 3,
+        title: "Club",
+        description: "Line-counting alpha-beta, two plies.",
+    },
+    LevelInfo {
+        level: 4,
+        title: "Strong",
+        description: "Deeper search.",
+    },
+    LevelInfo {
+        level: 5,
+        title: "Expert",
+        description: "Deeper search with more time.",
+    },
+    LevelInfo {
+        level: 6,
+        title: "Master",
+        description: "The strongest search; perfect play on small boards.",
+    },
+];
+
+impl Level {
+    /// The level numbered `n`, if 1..=6.
+    #[must_use]
+    pub fn new(n: u8) -> Option<Level> {
+        (1..=6).contains(&n).then_some(Level(n))
+    }
+
+    /// The level's number.
+    #[must_use]
+    pub fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The strongest level.
+    #[must_use]
+    pub fn top() -> Level {
+        Level(6)
+    }
+
+    /// The bot that plays at this level under `rules`.
+    #[must_use]
+    pub fn bot(self, rules: &Rules, seed: u64) -> Box<dyn Bot> {
+        let small = rules.cell_count().is_some_and(|n| n <= PERFECT_UP_TO_CELLS);
+        match self.0 {
+            1 => Box::new(Blunderer::new(seed)),
+            2 => Box::new(WeightsBot::new(seed)),
+            3 => Box::new(LineCountBot::new(DEFAULT_DEPTH, seed)),
+            6 if small => Box::new(PerfectBot::new(seed)),
+            n => strong_bot(n, rules, seed),
+        }
+    }
+}
+
+// ---- Levels 4 to 6 on boards too large to solve: the engine's place. ----
+
+/// The bot for levels 4..=6 on boards the solver does not take.
+fn strong_bot(level: u8, _rules: &Rules, seed: u64) -> Box<dyn Bot> {
+    Box::new(LineCountBot::new(u32::from(level) - 1, seed))
+}
+
+/// The `engine` bot: the strongest search for these rules.
+pub fn engine_bot(rules: &Rules, seed: u64) -> Box<dyn Bot> {
+    strong_bot(6, rules, seed)
+}
+
+// ---- End of the engine's place. ----
+
+/// Level 1: the attack-weight bot that now and then plays one of its top few cells instead of
+/// the best, so that beginners can win.
+#[derive(Debug)]
+pub struct Blunderer {
+    rng: Rng,
+}
+
+/// How often the beginner plays a worse move.
+const MISTAKE_RATE: f64 = 0.4;
+/// How many of the top cells a mistake chooses from.
+const MISTAKE_CHOICES: usize = 6;
+
+impl Blunderer {
+    /// A beginner whose mistakes follow `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Blunderer {
+        Blunderer {
+            rng: Rng::seeded(seed),
+        }
+    }
+}
+
+impl Bot for Blunderer {
+    fn id(&self) -> &'static str {
+        "level1"
+    }
+
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        if self.rng.unit() >= MISTAKE_RATE {
+            return WeightsBot::new(self.rng.next_u64()).choose(pos, limits);
+        }
+        let weights = attack_weights(pos);
+        let top: Vec<_> = weights
+            .iter()
+            .take(MISTAKE_CHOICES)
+            .map(|(c, _)| *c)
+            .collect();
+        let cell = self.rng.pick(&top).ok_or(BotError::GameOver)?;
+        Ok(Choice::just(cell))
+    }
+}

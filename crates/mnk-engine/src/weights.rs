@@ -1,0 +1,300 @@
+//! The attack-weight heat map and the one-ply bot of "tic-tac-toe without borders".
+//!
+//! For every empty cell near the stones, the bot puts each side's stone there in turn and looks
+//! along the four lines through it for *attacks*: runs of that side's stones. An attack has a
+//! *power* (stones in the run), a *potential* (open ends, 0–2) and a *divider* (1 for the run
+//! through the cell, one more for each empty cell between it and a run further along the line,
+//! which counts for less). Each attack weighs `ATTACK_WEIGHT[power][potential] / divider`; a
+//! line that is a *breakpoint* (a four, an open three, or a three with one gap) counts, and the
+//! second breakpoint of the same side adds 100 instead of its line's attacks. The cell's weight is
+//! the sum over both sides; the heaviest cell is played. The original was written for five in a
+//! row; for other k a run is weighed as if it were `5 - k` stones longer.
+//!
+//! Two bonuses make the bot's last move sure, as the original meant them to: completing its own
+//! line adds [`OWN_LINE_BONUS`], and taking the cell where the opponent would complete one adds
+//! [`BLOCK_BONUS`] (the original's 200 for a five could be outweighed by a cell with many
+//! attacks; a missed block loses the game at once).
+
+use mnk_core::{Cell, Player, Position};
+
+use crate::bot::{Bot, BotError, Choice};
+use crate::limits::Limits;
+use crate::rng::Rng;
+
+/// The original's weights, `[power][potential]` for power 1..5, potential 0..2.
+const ATTACK_WEIGHT: [[f64; 3]; 6] = [
+    [0.0, 0.0, 0.0],
+    [0.0, 0.1, 0.25],
+    [0.0, 2.0, 5.0],
+    [0.0, 4.0, 7.0],
+    [0.0, 6.0, 100.0],
+    [200.0, 200.0, 200.0],
+];
+/// Added for the second breakpoint of one side.
+const DOUBLE_BREAKPOINT: f64 = 100.0;
+/// Added when the cell completes the mover's own line.
+pub const OWN_LINE_BONUS: f64 = 10_000.0;
+/// Added when the cell is where the opponent would complete a line.
+pub const BLOCK_BONUS: f64 = 1_000.0;
+/// How far from the stones cells are weighed.
+const RADIUS: i32 = 2;
+
+/// One run of stones seen from the weighed cell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Attack {
+    power: u32,
+    potential: u32,
+    divider: u32,
+}
+
+/// What a scanned cell holds, as the original saw it.
+#[derive(Clone, Copy, PartialEq)]
+enum Seen {
+    Own,
+    Enemy,
+    Empty,
+    Border,
+}
+
+/// Collects the attacks on one line through `cell` if `figure` were placed there.
+fn line_attacks(pos: &Position, cell: Cell, figure: Player, (dx, dy): (i32, i32)) -> Vec<Attack> {
+    let k = pos.rules().k();
+    let seen = |c: Cell| {
+        if !pos.rules().contains(c) {
+            Seen::Border
+        } else {
+            match pos.stone(c) {
+                Some(p) if p == figure => Seen::Own,
+                Some(_) => Seen::Enemy,
+                None => Seen::Empty,
+            }
+        }
+    };
+    let mut attacks = Vec::new();
+    let mut current = Attack {
+        power: 1,
+        potential: 0,
+        divider: 1,
+    };
+    let mut place = 1;
+    for sign in [-1, 1] {
+        if sign == 1 {
+            // Turn around: the run through the cell, pushed first, continues on the other side.
+            current = attacks.remove(0);
+        }
+        let mut check_edge = false;
+        for step in 1..=k as i32 {
+            let fig = seen(cell.offset(dx * sign, dy * sign, step));
+            match fig {
+                Seen::Enemy | Seen::Border => {
+                    attacks.push(current);
+                    break;
+                }
+                Seen::Own => {
+                    current.power += 1;
+                    place += 1;
+                }
+                Seen::Empty => {
+                    if current.power > 0 {
+                        current.potential += 1;
+                        attacks.push(current);
+                        current = Attack {
+                            power: 0,
+                            potential: 1,
+                            divider: 1,
+                        };
+                    }
+                    current.divider += 1;
+                    place += 1;
+                }
+            }
+            if step == k as i32 - 1 && fig == Seen::Own {
+                check_edge = true;
+            } else if step == k as i32 {
+                if check_edge {
+                    if fig == Seen::Own || fig == Seen::Empty {
+                        current.potential += 1;
+                    }
+                    attacks.push(current);
+                }
+                break;
+            }
+        }
+    }
+    // Drop hopeless attacks: no room for a line, no stones, or no open end (unless complete).
+    if place < k {
+        return Vec::new();
+    }
+    attacks.retain(|a| (a.power > 0 && a.potential > 0) || a.power >= k);
+    attacks
+}
+
+/// The original's breakpoint test on one line's attacks.
+fn is_breakpoint(attacks: &[Attack], k: u32) -> bool {
+    let Some(centre) = attacks.iter().find(|a| a.divider == 1) else {
+        return false;
+    };
+    if centre.power + 1 >= k || (centre.potential == 2 && centre.power + 2 >= k) {
+        return true;
+    }
+    attacks.iter().filter(|a| a.divider == 2).any(|side| {
+        let both_open = u32::from(centre.potential == 2 && side.potential == 2);
+        centre.power + both_open + side.power + 1 >= k
+    })
+}
+
+fn attack_weight(a: &Attack, k: u32, exact: bool) -> f64 {
+    if a.power >= k {
+        return if exact && a.power > k {
+            0.0
+        } else {
+            ATTACK_WEIGHT[5][a.potential.min(2) as usize]
+        };
+    }
+    let scaled = a.power as i64 + 5 - k as i64;
+    if scaled < 1 {
+        return 0.0;
+    }
+    ATTACK_WEIGHT[scaled.min(4) as usize][a.potential.min(2) as usize] / f64::from(a.divider)
+}
+
+/// The weight one side's stone on `cell` adds: its attacks, breakpoints and line bonuses.
+fn side_weight(pos: &Position, cell: Cell, figure: Player) -> f64 {
+    let k = pos.rules().k();
+    let exact = pos.rules().win() == mnk_core::Win::Exact;
+    let mover = pos.to_move();
+    let mut weight = 0.0;
+    let mut breakpoints = 0;
+    // The original's order of lines: 0°, 45°, 90°, 135°.
+    for dir in [(1, 0), (1, -1), (0, 1), (1, 1)] {
+        let attacks = line_attacks(pos, cell, figure, dir);
+        if is_breakpoint(&attacks, k) {
+            breakpoints += 1;
+            if breakpoints == 2 {
+                weight += DOUBLE_BREAKPOINT;
+                continue;
+            }
+        }
+        for a in &attacks {
+            weight += attack_weight(a, k, exact);
+        }
+    }
+    if completes_line(pos, cell, figure) {
+        weight += if figure == mover {
+            OWN_LINE_BONUS
+        } else {
+            BLOCK_BONUS
+        };
+    }
+    weight
+}
+
+fn completes_line(pos: &Position, cell: Cell, figure: Player) -> bool {
+    mnk_core::DIRECTIONS.iter().any(|&(dx, dy)| {
+        let run = |sign: i32| {
+            (1..)
+                .take_while(|&i| pos.stone(cell.offset(dx * sign, dy * sign, i)) == Some(figure))
+                .count()
+        };
+        pos.rules().run_wins((1 + run(1) + run(-1)) as u32)
+    })
+}
+
+/// The weight of `cell` for the side to move: both sides' stones substituted there.
+#[must_use]
+pub fn cell_weight(pos: &Position, cell: Cell) -> f64 {
+    side_weight(pos, cell, Player::X) + side_weight(pos, cell, Player::O)
+}
+
+/// The heat map: every empty cell within two of a stone (the centre on an empty board) with its
+/// weight, heaviest first, ties by cell (row, then column). Empty when the game is over.
+#[must_use]
+pub fn attack_weights(pos: &Position) -> Vec<(Cell, f64)> {
+    if pos.is_over() {
+        return Vec::new();
+    }
+    let mut weights: Vec<(Cell, f64)> = pos
+        .cells_near_stones(RADIUS)
+        .into_iter()
+        .map(|c| (c, cell_weight(pos, c)))
+        .collect();
+    weights.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then((a.0.y, a.0.x).cmp(&(b.0.y, b.0.x)))
+    });
+    weights
+}
+
+/// The one-ply attack-weight bot: plays the heaviest cell, choosing at random among equals.
+#[derive(Debug)]
+pub struct WeightsBot {
+    rng: Rng,
+}
+
+impl WeightsBot {
+    /// A weights bot whose choices among equal cells follow `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> WeightsBot {
+        WeightsBot {
+            rng: Rng::seeded(seed),
+        }
+    }
+}
+
+impl Bot for WeightsBot {
+    fn id(&self) -> &'static str {
+        "weights"
+    }
+
+    fn choose(&mut self, pos: &Position, _limits: &Limits) -> Result<Choice, BotError> {
+        let weights = attack_weights(pos);
+        let top = weights.first().ok_or(BotError::GameOver)?.1;
+        let best: Vec<Cell> = weights
+            .iter()
+            .take_while(|(_, w)| *w == top)
+            .map(|(c, _)| *c)
+            .collect();
+        let cell = self.rng.pick(&best).expect("at least one cell");
+        Ok(Choice {
+            nodes: weights.len() as u64,
+            ..Choice::just(cell)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mnk_core::Preset;
+
+    fn gomoku(diagram: &str) -> Position {
+        Position::from_diagram(Preset::Unbounded.rules(), diagram).unwrap()
+    }
+
+    #[test]
+    fn an_open_three_is_a_breakpoint_and_scores_like_the_original() {
+        // X X [X] with open ends: the cell between makes an open three.
+        let pos = gomoku("@ 0,0\n. X X . . . .\n. O . O . . .");
+        let attacks = line_attacks(&pos, Cell::new(3, 0), Player::X, (1, 0));
+        assert!(
+            attacks.contains(&Attack {
+                power: 3,
+                potential: 2,
+                divider: 1
+            }),
+            "{attacks:?}"
+        );
+        assert!(is_breakpoint(&attacks, 5));
+    }
+
+    #[test]
+    fn gaps_divide_side_attacks() {
+        // [X] . X X : the side attack of two sits behind one gap, divider 2.
+        let pos = gomoku("@ 0,0\n. . . X X . .\n. O O . . . .");
+        let attacks = line_attacks(&pos, Cell::new(1, 0), Player::X, (1, 0));
+        assert!(
+            attacks.iter().any(|a| a.power == 2 && a.divider == 2),
+            "{attacks:?}"
+        );
+    }
+}
