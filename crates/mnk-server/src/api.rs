@@ -1,0 +1,140 @@
+//! The router: the endpoints of `docs/api.md`, the embedded UI, and the layers around them
+//! (tracing, gzip, body limit, panic catching, JSON for every error axum would answer in text).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use mnk_core::Preset;
+use serde_json::{json, Value};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::body::{ApiJson, MAX_BODY_BYTES};
+use crate::error::ApiError;
+use crate::game::{state_json, GameRequest};
+use crate::pool::{panic_message, EnginePool};
+use crate::{assets, ServerConfig};
+
+/// What every handler shares: the engine pool and the think-time settings.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// Where engine work runs.
+    pub pool: Arc<EnginePool>,
+    /// The cap on `time_ms`.
+    pub max_think: Duration,
+    /// The think time when a request gives none.
+    pub default_think: Duration,
+}
+
+/// The whole app as an axum router (no listener: tests drive it with `oneshot`).
+pub fn router(config: &ServerConfig) -> Router {
+    let state = AppState {
+        pool: Arc::new(EnginePool::new(config.threads, config.queue_wait)),
+        max_think: config.max_think,
+        default_think: config.default_think,
+    };
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/presets", get(presets))
+        .route("/api/state", post(game_state))
+        .merge(crate::play::routes())
+        .fallback(fallback)
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(json_errors))
+        .layer(CatchPanicLayer::custom(
+            |panic: Box<dyn std::any::Any + Send>| {
+                ApiError::Internal(format!(
+                    "the server failed on this request ({}); please report it",
+                    panic_message(panic.as_ref())
+                ))
+                .into_response()
+            },
+        ))
+        .layer(CompressionLayer::new())
+        .layer(TraceLayer::new_for_http())
+}
+
+/// `GET /api/health`.
+async fn health() -> Json<Value> {
+    Json(json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }))
+}
+
+/// `GET /api/presets`.
+async fn presets() -> Json<Value> {
+    let presets: Vec<Value> = Preset::ALL
+        .iter()
+        .map(|p| json!({ "id": p.id(), "title": p.title(), "rules": p.rules() }))
+        .collect();
+    Json(json!({ "presets": presets }))
+}
+
+/// `POST /api/state`.
+async fn game_state(ApiJson(request): ApiJson<GameRequest>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state_json(&request.position()?)))
+}
+
+/// Everything no route matched: the embedded UI, or a JSON `not_found`.
+async fn fallback(method: Method, uri: Uri, headers: HeaderMap) -> Result<Response, ApiError> {
+    let path = uri.path();
+    if path == "/api" || path.starts_with("/api/") {
+        return Err(ApiError::NotFound(format!(
+            "there is no endpoint {method} {path}: see docs/api.md for the API"
+        )));
+    }
+    assets::serve(&method, &uri, &headers)
+}
+
+/// Gives a JSON body to the errors axum and tower answer on their own (405 from the method
+/// router, a 413 from a limit, …), so clients always see `{"error": {"code", "message"}}`.
+async fn json_errors(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let error = match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            let allowed = response
+                .headers()
+                .get(header::ALLOW)
+                .and_then(|a| a.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            ApiError::MethodNotAllowed(format!("{method} is not allowed on {path}; use {allowed}"))
+        }
+        StatusCode::NOT_FOUND => ApiError::NotFound(format!("there is nothing at {path}")),
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::BodyTooLarge(format!(
+            "the request body is larger than the limit of {} KiB",
+            MAX_BODY_BYTES / 1024
+        )),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::BadContentType(
+            "send the request body as JSON with the header Content-Type: application/json".into(),
+        ),
+        s if s.is_server_error() => ApiError::Internal(format!("the server failed ({s})")),
+        s => ApiError::BadJson(format!("the request was refused ({s})")),
+    };
+    let allow = response.headers().get(header::ALLOW).cloned();
+    let mut replaced = error.into_response();
+    if let Some(allow) = allow {
+        replaced.headers_mut().insert(header::ALLOW, allow);
+    }
+    replaced
+        .headers_mut()
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    replaced
+}

@@ -1,0 +1,255 @@
+//! Every refusal the API can give, and the one place where errors become HTTP responses.
+//!
+//! Handlers return [`ApiError`]; core and engine errors are converted here, so the stable codes of
+//! `docs/api.md` and their statuses live in a single table ([`ApiError::code`] and
+//! [`ApiError::status`]).
+
+use std::fmt;
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use mnk_core::{PlayError, RulesError};
+use mnk_engine::solver::SolveError;
+use mnk_engine::BotError;
+use serde_json::json;
+
+/// A refused request: a stable code, an HTTP status and a message for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiError {
+    /// The body is not JSON, or not the JSON this endpoint expects.
+    BadJson(String),
+    /// The body is not declared as `application/json`.
+    BadContentType(String),
+    /// The rules are impossible or unreadable.
+    BadRules(String),
+    /// A move is not a cell in either notation.
+    BadCell {
+        /// Which move, from 0.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A move is off the board or on a taken cell.
+    IllegalMove {
+        /// Which move, from 0.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A move after the end of the game, or a request for a move in a finished game.
+    GameOver {
+        /// Which move came after the end, if a move did.
+        index: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+    /// The request body is over the size limit (413).
+    BodyTooLarge(String),
+    /// Too many moves, or a board too large for the asked analysis (422).
+    TooLarge(String),
+    /// No such bot or level.
+    UnknownBot(String),
+    /// The bot does not play these rules.
+    Unsupported(String),
+    /// Every engine slot stayed busy for the queueing limit.
+    Busy {
+        /// Seconds after which a retry is likely to find a free slot.
+        retry_after_secs: u64,
+    },
+    /// No such endpoint or file.
+    NotFound(String),
+    /// The endpoint exists but not for this HTTP method.
+    MethodNotAllowed(String),
+    /// A bug on our side (a panic in engine work): logged, never caused by valid input.
+    Internal(String),
+}
+
+impl ApiError {
+    /// The stable machine-readable code (the `code` field of the error body).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::BadJson(_) => "bad_json",
+            ApiError::BadContentType(_) => "bad_content_type",
+            ApiError::BadRules(_) => "bad_rules",
+            ApiError::BadCell { .. } => "bad_cell",
+            ApiError::IllegalMove { .. } => "illegal_move",
+            ApiError::GameOver { .. } => "game_over",
+            ApiError::BodyTooLarge(_) | ApiError::TooLarge(_) => "too_large",
+            ApiError::UnknownBot(_) => "unknown_bot",
+            ApiError::Unsupported(_) => "unsupported",
+            ApiError::Busy { .. } => "busy",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::MethodNotAllowed(_) => "method_not_allowed",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    /// The HTTP status of the response.
+    #[must_use]
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::BadJson(_) | ApiError::BadCell { .. } | ApiError::UnknownBot(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::BadContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::BadRules(_)
+            | ApiError::IllegalMove { .. }
+            | ApiError::TooLarge(_)
+            | ApiError::Unsupported(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::GameOver { .. } => StatusCode::CONFLICT,
+            ApiError::BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The move the error is about, where there is one.
+    #[must_use]
+    pub fn index(&self) -> Option<usize> {
+        match self {
+            ApiError::BadCell { index, .. } | ApiError::IllegalMove { index, .. } => Some(*index),
+            ApiError::GameOver { index, .. } => *index,
+            _ => None,
+        }
+    }
+
+    /// The message for people.
+    #[must_use]
+    pub fn message(&self) -> String {
+        match self {
+            ApiError::BadJson(m)
+            | ApiError::BadContentType(m)
+            | ApiError::BadRules(m)
+            | ApiError::BodyTooLarge(m)
+            | ApiError::TooLarge(m)
+            | ApiError::UnknownBot(m)
+            | ApiError::Unsupported(m)
+            | ApiError::NotFound(m)
+            | ApiError::MethodNotAllowed(m)
+            | ApiError::Internal(m) => m.clone(),
+            ApiError::BadCell { message, .. }
+            | ApiError::IllegalMove { message, .. }
+            | ApiError::GameOver { message, .. } => message.clone(),
+            ApiError::Busy { retry_after_secs } => format!(
+                "the server is busy thinking for other players: try again in {retry_after_secs} s"
+            ),
+        }
+    }
+
+    /// The refusal of move `index` of a move list.
+    #[must_use]
+    pub fn from_play(index: usize, error: &PlayError) -> ApiError {
+        let message = format!("move {} ({error})", index + 1);
+        match error {
+            PlayError::GameOver => ApiError::GameOver {
+                index: Some(index),
+                message: format!("move {} comes after the end of the game", index + 1),
+            },
+            PlayError::Occupied(_) | PlayError::OffBoard(_) => {
+                ApiError::IllegalMove { index, message }
+            }
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code(), self.message())
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<RulesError> for ApiError {
+    fn from(error: RulesError) -> ApiError {
+        ApiError::BadRules(error.to_string())
+    }
+}
+
+impl From<BotError> for ApiError {
+    fn from(error: BotError) -> ApiError {
+        match error {
+            BotError::GameOver => ApiError::GameOver {
+                index: None,
+                message: "the game is over: there is no move to make".to_string(),
+            },
+            BotError::Unsupported(_) => ApiError::Unsupported(error.to_string()),
+            BotError::UnknownBot(_) => ApiError::UnknownBot(error.to_string()),
+        }
+    }
+}
+
+impl From<SolveError> for ApiError {
+    fn from(error: SolveError) -> ApiError {
+        match error {
+            SolveError::TooLarge(_) | SolveError::Aborted { .. } => {
+                ApiError::TooLarge(error.to_string())
+            }
+            SolveError::GameOver => ApiError::GameOver {
+                index: None,
+                message: "the game is over: there is nothing left to solve".to_string(),
+            },
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() && !matches!(self, ApiError::Busy { .. }) {
+            tracing::error!(code = self.code(), "{}", self.message());
+        }
+        let mut error = json!({ "code": self.code(), "message": self.message() });
+        if let Some(index) = self.index() {
+            error["index"] = json!(index);
+        }
+        let mut response = (status, axum::Json(json!({ "error": error }))).into_response();
+        if let ApiError::Busy { retry_after_secs } = self {
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                HeaderValue::from(retry_after_secs.max(1)),
+            );
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_errors_keep_their_index_and_code() {
+        let e = ApiError::from_play(2, &PlayError::Occupied(mnk_core::Cell::new(0, 0)));
+        assert_eq!((e.code(), e.index()), ("illegal_move", Some(2)));
+        assert!(e.message().contains("move 3"), "{}", e.message());
+        let e = ApiError::from_play(5, &PlayError::GameOver);
+        assert_eq!((e.code(), e.status()), ("game_over", StatusCode::CONFLICT));
+    }
+
+    #[test]
+    fn too_large_has_two_statuses_and_one_code() {
+        assert_eq!(
+            ApiError::BodyTooLarge(String::new()).status(),
+            StatusCode::PAYLOAD_TOO_LARGE
+        );
+        assert_eq!(
+            ApiError::TooLarge(String::new()).status(),
+            StatusCode::UNPROCESSABLE_ENTITY
+        );
+        assert_eq!(ApiError::BodyTooLarge(String::new()).code(), "too_large");
+    }
+
+    #[test]
+    fn busy_sets_retry_after() {
+        let response = ApiError::Busy {
+            retry_after_secs: 2,
+        }
+        .into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+    }
+}

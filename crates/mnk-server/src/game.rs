@@ -1,0 +1,209 @@
+//! Reading a game out of a request and writing positions back as JSON.
+//!
+//! Requests carry the rules and the whole move list; mnk-core alone decides whether they make a
+//! legal game. This module only translates: JSON in, [`Position`] or [`ApiError`] out, and the
+//! JSON shapes of `docs/api.md` for cells, outcomes and states.
+
+use mnk_core::{Cell, Outcome, Position, Rules};
+use serde::Deserialize;
+use serde_json::{json, Value as Json};
+
+use crate::error::ApiError;
+
+/// The most moves a request may carry on the unbounded board (a bounded board allows as many as it
+/// has cells).
+pub const MAX_UNBOUNDED_MOVES: usize = 1024;
+
+/// The part every game request shares: the rules and the moves so far.
+#[derive(Debug, Deserialize)]
+pub struct GameRequest {
+    /// The rules: an object as in `docs/api.md`, or a rules string such as `"15x15x5"`.
+    pub rules: Json,
+    /// The moves so far, oldest first: cell strings (`"h8"`, `"7,7"`) or `{"x": 7, "y": 7}`.
+    #[serde(default)]
+    pub moves: Vec<Json>,
+}
+
+impl GameRequest {
+    /// Validates the request into a position: the rules first, then the length of the move list,
+    /// then each cell's notation, then each move's legality (by mnk-core).
+    pub fn position(&self) -> Result<Position, ApiError> {
+        let rules = parse_rules(&self.rules)?;
+        let limit = rules.cell_count().unwrap_or(MAX_UNBOUNDED_MOVES);
+        if self.moves.len() > limit {
+            return Err(ApiError::TooLarge(format!(
+                "{} moves is more than {} allow (at most {limit})",
+                self.moves.len(),
+                if rules.is_bounded() {
+                    "the board's cells"
+                } else {
+                    "the server's limit for the unbounded board"
+                }
+            )));
+        }
+        let moves = self
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(index, m)| parse_cell(m).map_err(|message| ApiError::BadCell { index, message }))
+            .collect::<Result<Vec<Cell>, ApiError>>()?;
+        Position::from_moves(rules, &moves).map_err(|(index, e)| ApiError::from_play(index, &e))
+    }
+}
+
+/// Reads rules given as an object (validated by mnk-core's deserializer) or as a string in
+/// mnk-core's notation (`15x15x5`, `infx5`, `gomoku15`).
+pub fn parse_rules(value: &Json) -> Result<Rules, ApiError> {
+    match value {
+        Json::String(text) => text.parse::<Rules>().map_err(ApiError::from),
+        Json::Object(_) => Rules::deserialize(value)
+            .map_err(|e| ApiError::BadRules(format!("the rules are not playable: {e}"))),
+        _ => Err(ApiError::BadRules(
+            "rules must be an object such as {\"width\": 15, \"height\": 15, \"k\": 5} or a string such as \"15x15x5\""
+                .to_string(),
+        )),
+    }
+}
+
+/// Reads one move: a cell string in either notation, or an object with integer `x` and `y`.
+fn parse_cell(value: &Json) -> Result<Cell, String> {
+    match value {
+        Json::String(text) => text.parse::<Cell>().map_err(|e| e.to_string()),
+        Json::Object(map) => {
+            let coordinate = |name: &str| {
+                map.get(name)
+                    .and_then(Json::as_i64)
+                    .and_then(|n| i32::try_from(n).ok())
+            };
+            match (coordinate("x"), coordinate("y")) {
+                (Some(x), Some(y)) if Cell::new(x, y).in_range() => Ok(Cell::new(x, y)),
+                _ => Err(format!(
+                    "{value} is not a cell: give integer \"x\" and \"y\" within the board's range"
+                )),
+            }
+        }
+        other => Err(format!(
+            "{other} is not a cell: write a string such as \"h8\" or \"7,7\""
+        )),
+    }
+}
+
+/// A cell in both notations: `{"cell": "h8", "x": 7, "y": 7}`.
+#[must_use]
+pub fn cell_json(cell: Cell) -> Json {
+    json!({ "cell": cell.to_string(), "x": cell.x, "y": cell.y })
+}
+
+/// How the game stands: `{"status": "ongoing" | "draw" | "win", "winner", "line"}`.
+#[must_use]
+pub fn outcome_json(outcome: &Outcome) -> Json {
+    match outcome {
+        Outcome::Ongoing => json!({ "status": "ongoing" }),
+        Outcome::Draw => json!({ "status": "draw" }),
+        Outcome::Win { winner, line } => json!({
+            "status": "win",
+            "winner": winner,
+            "line": line.iter().copied().map(cell_json).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+/// The state of a game, as `POST /api/state` answers it.
+#[must_use]
+pub fn state_json(pos: &Position) -> Json {
+    json!({
+        "rules": pos.rules(),
+        "moves": pos.history().iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "ply": pos.ply(),
+        "to_move": pos.to_move(),
+        "outcome": outcome_json(pos.outcome()),
+        "last": pos.last_move().map(cell_json),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(rules: Json, moves: Json) -> GameRequest {
+        serde_json::from_value(json!({ "rules": rules, "moves": moves })).unwrap()
+    }
+
+    #[test]
+    fn rules_come_as_objects_or_strings() {
+        let object = parse_rules(&json!({"width": 15, "height": 15, "k": 5})).unwrap();
+        assert_eq!(object, "15x15x5".parse().unwrap());
+        assert_eq!(
+            parse_rules(&json!("gomoku15")).unwrap(),
+            mnk_core::Preset::Gomoku15.rules()
+        );
+        for bad in [
+            json!({"width": 3, "height": 3, "k": 4}),
+            json!({"width": 0, "height": 3, "k": 1}),
+            json!({"width": 3, "k": 3}),
+            json!({"width": 3, "height": 3, "k": 3, "colour": "red"}),
+            json!("3x3"),
+            json!(5),
+        ] {
+            let e = parse_rules(&bad).unwrap_err();
+            assert_eq!(e.code(), "bad_rules", "{bad}");
+        }
+    }
+
+    #[test]
+    fn moves_are_checked_in_order() {
+        let pos = request(json!("3x3x3"), json!(["b2", {"x": 0, "y": 0}, "2,2"]))
+            .position()
+            .unwrap();
+        assert_eq!(pos.ply(), 3);
+        let e = request(json!("3x3x3"), json!(["b2", "zz"]))
+            .position()
+            .unwrap_err();
+        assert_eq!((e.code(), e.index()), ("bad_cell", Some(1)));
+        let e = request(json!("3x3x3"), json!(["b2", 7]))
+            .position()
+            .unwrap_err();
+        assert_eq!((e.code(), e.index()), ("bad_cell", Some(1)));
+        let e = request(json!("3x3x3"), json!(["b2", "b2"]))
+            .position()
+            .unwrap_err();
+        assert_eq!((e.code(), e.index()), ("illegal_move", Some(1)));
+        let e = request(json!("3x3x3"), json!(["d4"]))
+            .position()
+            .unwrap_err();
+        assert_eq!((e.code(), e.index()), ("illegal_move", Some(0)));
+        let e = request(json!("3x3x3"), json!(["a1", "a2", "b1", "b2", "c1", "c2"]))
+            .position()
+            .unwrap_err();
+        assert_eq!((e.code(), e.index()), ("game_over", Some(5)));
+    }
+
+    #[test]
+    fn move_lists_are_bounded() {
+        let ten = json!(["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3", "a1"]);
+        let e = request(json!("3x3x3"), ten).position().unwrap_err();
+        assert_eq!(e.code(), "too_large");
+        let many: Vec<String> = (0..=MAX_UNBOUNDED_MOVES)
+            .map(|i| format!("{i},0"))
+            .collect();
+        let e = request(json!("infx5"), json!(many)).position().unwrap_err();
+        assert_eq!(e.code(), "too_large");
+    }
+
+    #[test]
+    fn state_shows_the_winning_line() {
+        let pos = request(json!("3x3x3"), json!(["a1", "a2", "b2", "b3", "c3"]))
+            .position()
+            .unwrap();
+        let state = state_json(&pos);
+        assert_eq!(state["outcome"]["status"], "win");
+        assert_eq!(state["outcome"]["winner"], "X");
+        assert_eq!(
+            state["outcome"]["line"][0],
+            json!({"cell": "a1", "x": 0, "y": 0})
+        );
+        assert_eq!(state["last"]["cell"], "c3");
+        assert_eq!(state["to_move"], "O");
+        assert_eq!(state["rules"]["k"], 3);
+    }
+}

@@ -1,0 +1,134 @@
+//! # mnk-server — the web app
+//!
+//! `mnk serve` answers a stateless JSON API under `/api/` (documented in `docs/api.md`) and
+//! serves the browser UI of `web/`, embedded in the binary at build time. Every request carries
+//! the rules and the whole move list; mnk-core decides legality and outcomes, mnk-engine thinks.
+//!
+//! The front-end stays thin: [`game`] turns JSON into core types, [`pool`] runs engine work off
+//! the async threads with a bounded number of slots, a bounded queueing time and a stop flag per
+//! search, and [`error`] maps every refusal to its HTTP status and stable code in one place.
+//!
+//! ```no_run
+//! let config = mnk_server::ServerConfig::default();
+//! mnk_server::serve(config).expect("the server runs until Ctrl-C");
+//! ```
+
+pub mod api;
+pub mod assets;
+pub mod body;
+pub mod error;
+pub mod game;
+pub mod play;
+pub mod pool;
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::time::Duration;
+
+pub use api::router;
+pub use error::ApiError;
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Where to listen (default `127.0.0.1:8080`; port 0 picks a free port).
+    pub addr: SocketAddr,
+    /// How many searches may run at once (default: the number of cores).
+    pub threads: usize,
+    /// How long a request may wait for a free engine slot before it is refused with `busy`.
+    pub queue_wait: Duration,
+    /// The longest a client may ask the computer to think (`time_ms` is capped to this).
+    pub max_think: Duration,
+    /// How long the computer thinks when a request does not say.
+    pub default_think: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        ServerConfig {
+            addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 8080)),
+            threads: std::thread::available_parallelism().map_or(1, usize::from),
+            queue_wait: Duration::from_secs(2),
+            max_think: Duration::from_secs(10),
+            default_think: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Runs the server on its own tokio runtime until Ctrl-C or SIGTERM: prints the URL it listens
+/// on, then blocks. Fails with a clear message when the address cannot be bound (for example
+/// when the port is taken).
+pub fn serve(config: ServerConfig) -> std::io::Result<()> {
+    init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(config.threads.max(1) + 4)
+        .thread_name("mnk-server")
+        .build()?;
+    runtime.block_on(async move {
+        let listener = bind(config.addr).await?;
+        let addr = listener.local_addr()?;
+        println!("mnk is being served at http://{addr}/ (Ctrl-C stops it)");
+        tracing::info!(%addr, threads = config.threads, "listening");
+        let app = router(&config);
+        axum::serve(listener, app)
+            .with_graceful_shutdown(shutdown_signal())
+            .await?;
+        tracing::info!("stopped");
+        Ok(())
+    })
+}
+
+/// Binds a listener, turning the usual failures into messages that say what to do.
+pub async fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+        let hint = match e.kind() {
+            std::io::ErrorKind::AddrInUse => {
+                " (the port is taken: is another server running? choose another with --addr)"
+            }
+            std::io::ErrorKind::PermissionDenied => {
+                " (permission denied: ports below 1024 need privileges; try a port such as 8080)"
+            }
+            std::io::ErrorKind::AddrNotAvailable => {
+                " (this machine has no such address: try 127.0.0.1 or 0.0.0.0)"
+            }
+            _ => "",
+        };
+        std::io::Error::new(e.kind(), format!("cannot listen on {addr}: {e}{hint}"))
+    })
+}
+
+/// Logs to stderr, filtered by `RUST_LOG` (default: `info`). Does nothing if the program has
+/// already installed a subscriber.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Resolves on Ctrl-C or (on Unix) SIGTERM: in-flight requests then finish, new ones are refused.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down: finishing the requests in flight");
+}

@@ -1,0 +1,353 @@
+//! The endpoints that think: the computer's move, a hint, the heat map, exact values, and the
+//! list of bots and levels. Each builds a position with [`crate::game`], then hands the engine
+//! work to the [`crate::pool::EnginePool`] with a deadline and the pool's stop flag.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::routing::{get, post};
+use axum::{Json as Reply, Router};
+use mnk_core::Position;
+use mnk_engine::bots::{self, BotSpec, BOTS};
+use mnk_engine::level::{Level, LEVELS};
+use mnk_engine::solver::{self, SolveError};
+use mnk_engine::weights::attack_weights;
+use mnk_engine::{BotError, Choice, Deadline, Limits, Value};
+use serde::Deserialize;
+use serde_json::{json, Value as Json};
+
+use crate::api::AppState;
+use crate::body::ApiJson;
+use crate::error::ApiError;
+use crate::game::{cell_json, state_json, GameRequest};
+
+/// The routes of this module.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/bots", get(list_bots))
+        .route("/api/move", post(computer_move))
+        .route("/api/hint", post(hint))
+        .route("/api/weights", post(weights))
+        .route("/api/solve", post(solve))
+}
+
+/// A request for thinking: the game, who thinks, for how long, with which random seed.
+#[derive(Debug, Deserialize)]
+pub struct ThinkRequest {
+    /// The rules and moves.
+    #[serde(flatten)]
+    pub game: GameRequest,
+    /// `{"level": n}`, `{"bot": id, "depth": n}` or a bot string such as `"alphabeta:4"`.
+    #[serde(default)]
+    pub opponent: Option<Json>,
+    /// Thinking time in milliseconds (capped by the server).
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+    /// Seed for the bot's random choices (random when absent).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// `GET /api/bots`.
+async fn list_bots() -> Reply<Json> {
+    let bots: Vec<Json> = BOTS
+        .iter()
+        .map(|b| json!({ "id": b.id, "title": b.title, "description": b.description }))
+        .collect();
+    let levels: Vec<Json> = LEVELS
+        .iter()
+        .map(|l| json!({ "level": l.level, "title": l.title, "description": l.description }))
+        .collect();
+    Reply(json!({ "bots": bots, "levels": levels }))
+}
+
+/// `POST /api/move`: the computer plays for the side to move.
+async fn computer_move(
+    State(app): State<AppState>,
+    ApiJson(request): ApiJson<ThinkRequest>,
+) -> Result<Reply<Json>, ApiError> {
+    let (mut pos, thought) = think(&app, request, None).await?;
+    pos.try_play(thought.choice.cell)
+        .map_err(|e| ApiError::Internal(format!("the bot chose an illegal move: {e}")))?;
+    let mut answer = thought.to_json();
+    answer["state"] = state_json(&pos);
+    Ok(Reply(answer))
+}
+
+/// `POST /api/hint`: the move the computer suggests, not played.
+async fn hint(
+    State(app): State<AppState>,
+    ApiJson(request): ApiJson<ThinkRequest>,
+) -> Result<Reply<Json>, ApiError> {
+    let (_, thought) = think(&app, request, Some(BotSpec::Level(Level::top()))).await?;
+    Ok(Reply(thought.to_json()))
+}
+
+/// What a bot answered and how long it took.
+struct Thought {
+    choice: Choice,
+    time_ms: u64,
+}
+
+impl Thought {
+    fn to_json(&self) -> Json {
+        let c = &self.choice;
+        json!({
+            "move": cell_json(c.cell),
+            "value": c.value.map(value_json),
+            "pv": c.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "depth": c.depth,
+            "nodes": c.nodes,
+            "time_ms": self.time_ms,
+        })
+    }
+}
+
+/// Validates a thinking request and runs the bot in the pool. `default` is the bot when the
+/// request names none (`None`: the request must name one).
+async fn think(
+    app: &AppState,
+    request: ThinkRequest,
+    default: Option<BotSpec>,
+) -> Result<(Position, Thought), ApiError> {
+    let pos = request.game.position()?;
+    let spec = match (&request.opponent, default) {
+        (Some(opponent), _) => parse_opponent(opponent)?,
+        (None, Some(spec)) => spec,
+        (None, None) => {
+            return Err(ApiError::BadJson(
+                "say who plays: \"opponent\": {\"level\": 1..6} or {\"bot\": \"perfect\"}".into(),
+            ))
+        }
+    };
+    if pos.is_over() {
+        return Err(BotError::GameOver.into());
+    }
+    let budget = think_time(app, request.time_ms);
+    let seed = request.seed.unwrap_or_else(|| random_seed(&pos));
+    let job_pos = pos.clone();
+    let thought = app
+        .pool
+        .run(move |stop: Arc<AtomicBool>| {
+            let start = Instant::now();
+            // Built in the slot: some bots allocate their tables here.
+            let mut bot = bots::create(&spec, job_pos.rules(), seed)?;
+            let limits = Limits {
+                deadline: Some(Deadline::from_now(budget)),
+                stop: Some(stop),
+                ..Limits::default()
+            };
+            let choice = bot.choose(&job_pos, &limits)?;
+            Ok(Thought {
+                choice,
+                time_ms: start.elapsed().as_millis() as u64,
+            })
+        })
+        .await?;
+    tracing::debug!(bot = %spec, rules = %pos.rules(), ply = pos.ply(), time_ms = thought.time_ms, "moved");
+    Ok((pos, thought))
+}
+
+/// Reads an opponent: `{"level": n}`, `{"bot": id}` with an optional `"depth"`, or a string in
+/// the engine's bot notation (`"level3"`, `"alphabeta:4"`).
+fn parse_opponent(opponent: &Json) -> Result<BotSpec, ApiError> {
+    let text = match opponent {
+        Json::String(text) => text.clone(),
+        Json::Object(map) => {
+            for key in map.keys() {
+                if !["level", "bot", "depth"].contains(&key.as_str()) {
+                    return Err(ApiError::BadJson(format!(
+                        "unknown opponent field \"{key}\": use \"level\", or \"bot\" with an optional \"depth\""
+                    )));
+                }
+            }
+            match (map.get("level"), map.get("bot"), map.get("depth")) {
+                (Some(level), None, None) => match level.as_u64() {
+                    Some(n) => format!("level{n}"),
+                    None => {
+                        return Err(ApiError::UnknownBot(format!(
+                            "{level} is not a level: choose 1 to {}",
+                            LEVELS.len()
+                        )))
+                    }
+                },
+                (None, Some(Json::String(bot)), None) => bot.clone(),
+                (None, Some(Json::String(bot)), Some(depth)) => match depth.as_u64() {
+                    Some(d) => format!("{bot}:{d}"),
+                    None => {
+                        return Err(ApiError::BadJson(format!(
+                            "\"depth\" must be a whole number, not {depth}"
+                        )))
+                    }
+                },
+                _ => {
+                    return Err(ApiError::BadJson(
+                        "an opponent is {\"level\": 1..6} or {\"bot\": \"name\"} (with \"depth\" for alphabeta), not both"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        other => {
+            return Err(ApiError::BadJson(format!(
+                "{other} is not an opponent: use {{\"level\": 1..6}} or {{\"bot\": \"name\"}}"
+            )))
+        }
+    };
+    text.parse::<BotSpec>().map_err(ApiError::from)
+}
+
+/// The thinking time a request gets: its `time_ms` capped by the server, or the default.
+fn think_time(app: &AppState, time_ms: Option<u64>) -> Duration {
+    time_ms
+        .map_or(app.default_think, Duration::from_millis)
+        .clamp(Duration::from_millis(1), app.max_think)
+}
+
+/// A seed for a request that gave none: different from game to game and move to move.
+fn random_seed(pos: &Position) -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ pos.hash().rotate_left(17)
+}
+
+/// A value as `{"kind", "plies" | "score", "text"}`.
+#[must_use]
+pub fn value_json(value: Value) -> Json {
+    let text = value.to_string();
+    match value {
+        Value::Win(plies) => json!({ "kind": "win", "plies": plies, "text": text }),
+        Value::Loss(plies) => json!({ "kind": "loss", "plies": plies, "text": text }),
+        Value::Draw => json!({ "kind": "draw", "text": text }),
+        Value::Eval(score) => json!({ "kind": "eval", "score": score, "text": text }),
+    }
+}
+
+/// `POST /api/weights`: the attack-weight heat map for the side to move.
+async fn weights(
+    State(app): State<AppState>,
+    ApiJson(request): ApiJson<GameRequest>,
+) -> Result<Reply<Json>, ApiError> {
+    let pos = request.position()?;
+    let side = pos.to_move();
+    let weights = app.pool.run(move |_stop| Ok(attack_weights(&pos))).await?;
+    let weights: Vec<Json> = weights
+        .into_iter()
+        .map(|(cell, weight)| {
+            let mut entry = cell_json(cell);
+            entry["weight"] = json!(weight);
+            entry
+        })
+        .collect();
+    Ok(Reply(json!({ "for": side, "weights": weights })))
+}
+
+/// A request for exact values: the game and an optional time limit.
+#[derive(Debug, Deserialize)]
+pub struct SolveRequest {
+    /// The rules and moves.
+    #[serde(flatten)]
+    pub game: GameRequest,
+    /// Solving time in milliseconds (capped by the server; the server's cap when absent).
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+}
+
+/// `POST /api/solve`: the exact value of the position and of every legal move.
+async fn solve(
+    State(app): State<AppState>,
+    ApiJson(request): ApiJson<SolveRequest>,
+) -> Result<Reply<Json>, ApiError> {
+    let pos = request.game.position()?;
+    if !solver::solvable(pos.rules()) {
+        return Err(SolveError::TooLarge(pos.rules().to_string()).into());
+    }
+    if pos.is_over() {
+        return Err(SolveError::GameOver.into());
+    }
+    let budget = request
+        .time_ms
+        .map_or(app.max_think, Duration::from_millis)
+        .clamp(Duration::from_millis(1), app.max_think);
+    let (analysis, time_ms) = app
+        .pool
+        .run(move |stop| {
+            let start = Instant::now();
+            let limits = Limits {
+                deadline: Some(Deadline::from_now(budget)),
+                stop: Some(stop),
+                ..Limits::default()
+            };
+            let analysis = solver::analyse(&pos, &limits).map_err(|e| match e {
+                SolveError::Aborted { .. } => ApiError::TooLarge(format!(
+                    "this position could not be solved within {} ms: {e}",
+                    budget.as_millis()
+                )),
+                other => ApiError::from(other),
+            })?;
+            Ok((analysis, start.elapsed().as_millis() as u64))
+        })
+        .await?;
+    let moves: Vec<Json> = analysis
+        .moves
+        .iter()
+        .map(|&(cell, value)| {
+            let mut entry = cell_json(cell);
+            entry["value"] = value_json(value);
+            entry
+        })
+        .collect();
+    Ok(Reply(json!({
+        "value": value_json(analysis.value),
+        "best": analysis.best.map(|c| c.to_string()),
+        "nodes": analysis.nodes,
+        "time_ms": time_ms,
+        "moves": moves,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opponents_in_every_form() {
+        let spec = |v: Json| parse_opponent(&v).map(|s| s.to_string());
+        assert_eq!(spec(json!({"level": 3})), Ok("level3".into()));
+        assert_eq!(spec(json!({"bot": "perfect"})), Ok("perfect".into()));
+        assert_eq!(
+            spec(json!({"bot": "alphabeta", "depth": 4})),
+            Ok("alphabeta:4".into())
+        );
+        assert_eq!(spec(json!("level:2")), Ok("level2".into()));
+        let code = |v: Json| parse_opponent(&v).unwrap_err().code();
+        assert_eq!(code(json!({"level": 9})), "unknown_bot");
+        assert_eq!(code(json!({"level": -1})), "unknown_bot");
+        assert_eq!(code(json!({"level": "x"})), "unknown_bot");
+        assert_eq!(code(json!({"bot": "nobody"})), "unknown_bot");
+        assert_eq!(code(json!({"bot": "perfect", "depth": 3})), "unsupported");
+        assert_eq!(code(json!({"level": 1, "bot": "perfect"})), "bad_json");
+        assert_eq!(code(json!({"colour": 1})), "bad_json");
+        assert_eq!(code(json!(3)), "bad_json");
+    }
+
+    #[test]
+    fn values_carry_kind_and_text() {
+        assert_eq!(
+            value_json(Value::Win(3)),
+            json!({"kind": "win", "plies": 3, "text": "win in 3"})
+        );
+        assert_eq!(
+            value_json(Value::Draw),
+            json!({"kind": "draw", "text": "draw"})
+        );
+        assert_eq!(
+            value_json(Value::Eval(120)),
+            json!({"kind": "eval", "score": 120, "text": "+120"})
+        );
+        assert_eq!(value_json(Value::Loss(4))["kind"], "loss");
+    }
+}
