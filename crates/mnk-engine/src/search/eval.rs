@@ -1,0 +1,60 @@
+//! Static evaluation from the incremental patterns.
+//!
+//! Every empty cell carries, per player, a score for the shapes a stone there would make (the
+//! line patterns plus a bonus for their combination, see [`super::threat`]); the board keeps
+//! the sums. The evaluation is the mover's sum against the opponent's (zero on an empty board, so
+//! no side gains from an odd or even depth), plus a term for threats that decide the game soon: the mover who can make an open four is close to winning unless the opponent has
+//! fours to interpose. Forced lines (fives, fours) are left to the search and its quiescence.
+
+use super::board::Board;
+use super::threat::Threat;
+
+/// The mover's sum counts this many quarters.
+const OWN_WEIGHT: i32 = 4;
+/// The opponent's sum counts this many quarters.
+const OPPONENT_WEIGHT: i32 = 4;
+/// The mover can make an open four and the opponent has no four to interpose.
+const FLEX4_UNANSWERED: i32 = 3000;
+/// The mover can make an open four but the opponent has fours.
+const FLEX4_ANSWERED: i32 = 600;
+/// The mover can make a four-three.
+const FOUR_THREE: i32 = 400;
+/// The largest evaluation (well below mate scores).
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// The position's value for the side to move, in evaluation units (about 100 per "pawn").
+#[must_use]
+pub fn evaluate(board: &Board) -> i32 {
+    let me = board.side();
+    let op = 1 - me;
+    let mut v = (OWN_WEIGHT * board.score_sum(me) - OPPONENT_WEIGHT * board.score_sum(op)) / 4;
+    if board.threats_at_least(me, Threat::Flex4) > 0 {
+        v += if board.threats_at_least(op, Threat::Block4) == 0 {
+            FLEX4_UNANSWERED
+        } else {
+            FLEX4_ANSWERED
+        };
+    } else if board.threat_count(me, Threat::Block4Flex3) > 0 {
+        v += FOUR_THREE;
+    }
+    v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mnk_core::{Position, Rules};
+
+    #[test]
+    fn symmetric_positions_favour_the_mover_and_threats_count() {
+        let rules: Rules = "15x15x5".parse().unwrap();
+        let pos = Position::new(rules);
+        assert_eq!(evaluate(&Board::from_position(&pos)), 0);
+        let three: Vec<_> = ["h8", "a1", "i8", "a15"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let pos = Position::from_moves(rules, &three).unwrap();
+        assert!(evaluate(&Board::from_position(&pos)) > 100);
+    }
+}

@@ -1,0 +1,642 @@
+//! Principal-variation search with iterative deepening.
+//!
+//! One search, from the root down:
+//! 1. **Root threats.** A five is played at once. Then a VCF for the mover, then a short VCT,
+//!    each within a slice of the budget; a win found there is played with its proof line.
+//!    If the opponent, given a free move, would have a VCF, only the moves that leave them
+//!    without one (and our own fours) stay at the root.
+//! 2. **Iterative deepening** from depth 1, each iteration searched with an aspiration window
+//!    around the last score from depth [`ASPIRATION_DEPTH`] on, widened on failure. After each
+//!    iteration the caller hears the depth, value, line and nodes. The search stops at the
+//!    depth limit, when a win or loss is proven within the depth, or when the time is likely
+//!    too short for another iteration.
+//! 3. **Each node**: mate-distance pruning; immediate decisions from the threat counts (a five
+//!    to make, two fives to stop, an open four against no five); at the horizon, a quiescence
+//!    search of own fours and forced blocks; the transposition table; moves by threat class
+//!    ([`super::movegen`]) ordered by TT move, killers, threat scores and history; the first
+//!    move with a full window, the rest with a null window and a re-search when they beat alpha;
+//!    quiet late moves reduced (LMR) or, near the horizon in non-PV nodes, skipped.
+//!
+//! Scores are evaluation units, or `MATE - n` for a win `n` plies from the root (`-(MATE - n)`
+//! for a loss). Nothing reads a clock except through [`Limits`], checked every 1024 nodes; the
+//! node limit is checked at every node, so a node- or depth-limited search is reproducible.
+
+use super::board::Board;
+use super::eval::evaluate;
+use super::movegen::{generate, is_quiet, move_score, sort_moves, threat_cells, Phase};
+use super::threat::Threat;
+use super::tt::{Bound, TranspositionTable, NO_MOVE};
+use super::vcf::{vcf, vct, ThreatCache};
+use crate::Limits;
+
+/// Score of a win on the spot (a win `n` plies from the root scores `MATE - n`).
+pub const MATE: i32 = 30_000;
+/// Deepest ply a search reaches (extensions included).
+pub const MAX_PLY: usize = 120;
+/// Above any score.
+pub const INFINITY: i32 = MATE + 1;
+/// Iterations from this depth on use an aspiration window.
+pub const ASPIRATION_DEPTH: i32 = 5;
+/// Half-width of the first aspiration window.
+const ASPIRATION_WINDOW: i32 = 80;
+/// Own fours tried in the quiescence search, in depth.
+const QS_FOURS: u32 = 5;
+/// Own fours tried at each quiescence node.
+const QS_WIDTH: usize = 6;
+/// Late-move reductions start at this depth and move number.
+const LMR_DEPTH: i32 = 3;
+const LMR_MOVE: usize = 3;
+/// Late-move pruning applies up to this depth.
+const LMP_DEPTH: i32 = 4;
+/// Fours in the root VCF.
+const ROOT_VCF_FOURS: u32 = 20;
+/// Threats in the root VCT.
+const ROOT_VCT_THREATS: u32 = 5;
+/// Node budget of the root VCT when no node limit is given.
+const ROOT_VCT_NODES: u64 = 60_000;
+/// Fours in the check for the opponent's VCF at the root.
+const DEFENCE_VCF_FOURS: u32 = 12;
+
+/// Whether a score is a proven win.
+#[must_use]
+pub fn is_win(score: i32) -> bool {
+    score >= MATE - MAX_PLY as i32 - 10
+}
+
+/// Whether a score is a proven loss.
+#[must_use]
+pub fn is_loss(score: i32) -> bool {
+    score <= -(MATE - MAX_PLY as i32 - 10)
+}
+
+/// Counts nodes and decides when to stop.
+pub struct Control<'a> {
+    limits: &'a Limits,
+    nodes: u64,
+    stopped: bool,
+    /// An extra node ceiling for a sub-search (root VCT), if any.
+    ceiling: Option<u64>,
+}
+
+impl<'a> Control<'a> {
+    /// A counter for one search under `limits`.
+    #[must_use]
+    pub fn new(limits: &'a Limits) -> Control<'a> {
+        Control {
+            limits,
+            nodes: 0,
+            stopped: false,
+            ceiling: None,
+        }
+    }
+
+    /// Counts a node; true when the search must stop now.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.stopped {
+            if self.limits.nodes_exhausted(self.nodes) {
+                self.stopped = true;
+            } else if self.nodes & 1023 == 0 && self.limits.should_stop() {
+                self.stopped = true;
+            }
+        }
+        self.stopped || self.ceiling.is_some_and(|c| self.nodes >= c)
+    }
+
+    /// Whether the search must stop (limits, or the sub-search ceiling).
+    #[inline]
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stopped || self.ceiling.is_some_and(|c| self.nodes >= c)
+    }
+
+    /// Nodes so far.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// What one completed iteration (or the root threat search) found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// Depth completed (for a threat-search win: the length of the proof line).
+    pub depth: u32,
+    /// Score of the best move.
+    pub score: i32,
+    /// The principal variation (board indices), best move first.
+    pub pv: Vec<usize>,
+    /// Nodes so far.
+    pub nodes: u64,
+}
+
+/// A root move with what the last iteration learned about it.
+#[derive(Clone, Copy, Debug)]
+struct RootMove {
+    idx: usize,
+    score: i32,
+    /// Whether `score` is exact (it is a bound for moves that failed low).
+    exact: bool,
+}
+
+/// The state of one search.
+pub struct Searcher<'a> {
+    /// The board being searched (back at the root position between iterations).
+    pub board: Board,
+    tt: &'a mut TranspositionTable,
+    cache: &'a mut ThreatCache,
+    /// Node counting and stopping.
+    pub ctl: Control<'a>,
+    killers: Vec<[u16; 2]>,
+    history: Vec<[i32; 2]>,
+    pv: Vec<Vec<usize>>,
+    buffers: Vec<Vec<usize>>,
+    root: Vec<RootMove>,
+    /// Search every root move with a full window (for ranking moves).
+    pub all_root_scores: bool,
+}
+
+impl<'a> Searcher<'a> {
+    /// A search of `board` within `limits`.
+    pub fn new(
+        board: Board,
+        tt: &'a mut TranspositionTable,
+        cache: &'a mut ThreatCache,
+        limits: &'a Limits,
+    ) -> Searcher<'a> {
+        let slots = board.slots();
+        Searcher {
+            board,
+            tt,
+            cache,
+            ctl: Control::new(limits),
+            killers: vec![[NO_MOVE; 2]; MAX_PLY + 2],
+            history: vec![[0; 2]; slots],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            buffers: vec![Vec::new(); MAX_PLY + 2],
+            root: Vec::new(),
+            all_root_scores: false,
+        }
+    }
+
+    /// Step 1: decisions at the root before any tree search. Returns a proven result, or
+    /// prepares the root move list and returns `None`.
+    pub fn root_threats(&mut self) -> Option<Iteration> {
+        let me = self.board.side();
+        let op = 1 - me;
+        let mut moves = Vec::new();
+        let phase = generate(&self.board, &mut moves);
+        if phase == Phase::Win {
+            return Some(self.proven(1, MATE - 1, vec![moves[0]]));
+        }
+        if phase != Phase::Block {
+            if let Some(line) = vcf(&mut self.board, &mut self.ctl, self.cache, ROOT_VCF_FOURS) {
+                let n = line.len() as u32;
+                return Some(self.proven(n, MATE - n as i32, line));
+            }
+            if !self.ctl.stopped() {
+                let budget = self
+                    .ctl
+                    .limits
+                    .max_nodes
+                    .map_or(ROOT_VCT_NODES, |m| (m / 10).min(ROOT_VCT_NODES));
+                self.ctl.ceiling = Some(self.ctl.nodes + budget);
+                let found = vct(&mut self.board, &mut self.ctl, self.cache, ROOT_VCT_THREATS);
+                self.ctl.ceiling = None;
+                if let Some((_, plies, line)) = found {
+                    return Some(self.proven(plies, MATE - plies as i32, line));
+                }
+            }
+            if phase != Phase::Defend && !self.ctl.stopped() {
+                moves = self.vcf_defences(moves);
+            }
+        }
+        let _ = (me, op);
+        self.root = moves
+            .into_iter()
+            .map(|idx| RootMove {
+                idx,
+                score: -INFINITY,
+                exact: false,
+            })
+            .collect();
+        let board = &self.board;
+        let mut keyed: Vec<(i32, u16)> = self
+            .root
+            .iter()
+            .map(|r| (move_score(board, r.idx), r.idx as u16))
+            .collect();
+        sort_moves(&mut keyed);
+        self.root = keyed
+            .into_iter()
+            .map(|(_, idx)| RootMove {
+                idx: usize::from(idx),
+                score: -INFINITY,
+                exact: false,
+            })
+            .collect();
+        None
+    }
+
+    fn proven(&self, depth: u32, score: i32, pv: Vec<usize>) -> Iteration {
+        Iteration {
+            depth,
+            score,
+            pv,
+            nodes: self.ctl.nodes,
+        }
+    }
+
+    /// If the opponent would have a VCF after a pass, keeps only the moves after which they
+    /// have none, plus our own fours (which the tree search judges). Unchanged when nothing
+    /// defends.
+    fn vcf_defences(&mut self, moves: Vec<usize>) -> Vec<usize> {
+        let me = self.board.side();
+        self.board.pass();
+        let threat = vcf(
+            &mut self.board,
+            &mut self.ctl,
+            self.cache,
+            DEFENCE_VCF_FOURS,
+        );
+        self.board.pass();
+        if threat.is_none() || self.ctl.stopped() {
+            return moves;
+        }
+        let mut kept = Vec::new();
+        for &m in &moves {
+            if self.board.threat(m, me) >= Threat::Block4 {
+                kept.push(m);
+                continue;
+            }
+            self.board.play(m);
+            let refuted = vcf(
+                &mut self.board,
+                &mut self.ctl,
+                self.cache,
+                DEFENCE_VCF_FOURS,
+            );
+            self.board.undo();
+            if self.ctl.stopped() {
+                return moves;
+            }
+            if refuted.is_none() {
+                kept.push(m);
+            }
+        }
+        if kept.is_empty() {
+            moves
+        } else {
+            kept
+        }
+    }
+
+    /// Number of root moves.
+    #[must_use]
+    pub fn root_len(&self) -> usize {
+        self.root.len()
+    }
+
+    /// The root moves with their last scores (exact ones only when `all_root_scores`), in
+    /// the order of the last iteration.
+    #[must_use]
+    pub fn root_scores(&self) -> Vec<(usize, i32, bool)> {
+        self.root
+            .iter()
+            .map(|r| (r.idx, r.score, r.exact))
+            .collect()
+    }
+
+    /// Step 2: one iteration at `depth` with an aspiration window around `previous`. `None`
+    /// when stopped before the iteration was complete.
+    pub fn iterate(&mut self, depth: i32, previous: Option<i32>) -> Option<Iteration> {
+        let mut window = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = match previous {
+            Some(p) if depth >= ASPIRATION_DEPTH && !is_win(p) && !is_loss(p) => {
+                (p - window, p + window)
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let score = self.root_search(depth, alpha, beta);
+            if self.ctl.stopped() {
+                return None;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (alpha - window).max(-INFINITY);
+                window *= 3;
+            } else if score >= beta && beta < INFINITY {
+                beta = (beta + window).min(INFINITY);
+                window *= 3;
+            } else {
+                return Some(Iteration {
+                    depth: depth as u32,
+                    score,
+                    pv: self.pv[0].clone(),
+                    nodes: self.ctl.nodes,
+                });
+            }
+            if window > 5000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITY;
+        self.pv[0].clear();
+        for i in 0..self.root.len() {
+            let m = self.root[i].idx;
+            self.board.play(m);
+            let score = if self.board.last_move_won() {
+                MATE - 1
+            } else if self.all_root_scores {
+                -self.negamax(depth - 1, 1, -INFINITY, INFINITY, true)
+            } else if i == 0 {
+                -self.negamax(depth - 1, 1, -beta, -alpha, true)
+            } else {
+                let s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false);
+                if s > alpha && s < beta {
+                    -self.negamax(depth - 1, 1, -beta, -alpha, true)
+                } else {
+                    s
+                }
+            };
+            self.board.undo();
+            if self.ctl.stopped() {
+                break;
+            }
+            self.root[i].score = score;
+            self.root[i].exact = self.all_root_scores || (score > alpha && score < beta);
+            if score > best {
+                best = score;
+                let mut line = vec![m];
+                line.extend_from_slice(&self.pv[1]);
+                self.pv[0] = line;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if !self.ctl.stopped() {
+            // Best first for the next iteration; the rest keep their order.
+            if let Some(pos) = self
+                .root
+                .iter()
+                .position(|r| Some(&r.idx) == self.pv[0].first())
+            {
+                let r = self.root.remove(pos);
+                self.root.insert(0, r);
+            }
+            if self.all_root_scores {
+                self.root
+                    .sort_by(|a, b| b.score.cmp(&a.score).then(a.idx.cmp(&b.idx)));
+            }
+        }
+        best
+    }
+
+    /// Step 3: the tree search below the root.
+    fn negamax(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.board.is_full() {
+            return 0;
+        }
+        if self.ctl.tick() {
+            return 0;
+        }
+        // Mate-distance pruning: no line from here beats a win on the next move.
+        let ply_i = ply as i32;
+        alpha = alpha.max(-(MATE - ply_i));
+        beta = beta.min(MATE - ply_i - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        // Decisions read off the threat counts.
+        let me = self.board.side();
+        let op = 1 - me;
+        if self.board.threat_count(me, Threat::Five) > 0 {
+            return MATE - ply_i - 1;
+        }
+        let op_fives = self.board.threat_count(op, Threat::Five);
+        if op_fives >= 2 {
+            return -(MATE - ply_i - 2);
+        }
+        if op_fives == 0 && self.board.threats_at_least(me, Threat::Flex4) > 0 {
+            return MATE - ply_i - 3;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 4 {
+            return self.quiesce(ply, alpha, beta, QS_FOURS);
+        }
+        // Transposition table.
+        let hash = self.board.hash();
+        let mut tt_move = NO_MOVE;
+        if let Some(hit) = self.tt.probe(hash, ply) {
+            tt_move = hit.mv;
+            if !pv_node && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+        // Moves by threat class, then ordered.
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let phase = generate(&self.board, &mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return evaluate(&self.board);
+        }
+        let forced = moves.len() == 1;
+        let mut keyed: Vec<(i32, u16)> = moves
+            .iter()
+            .map(|&m| {
+                let s = if m as u16 == tt_move {
+                    1 << 28
+                } else if self.killers[ply].contains(&(m as u16)) {
+                    move_score(&self.board, m) + 300
+                } else {
+                    move_score(&self.board, m) + self.history[m][me] / 64
+                };
+                (s, m as u16)
+            })
+            .collect();
+        sort_moves(&mut keyed);
+        self.buffers[ply] = moves;
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+        let mut searched = 0usize;
+        for (i, &(_, m16)) in keyed.iter().enumerate() {
+            let m = usize::from(m16);
+            let quiet = phase == Phase::All && is_quiet(&self.board, m);
+            if !pv_node
+                && quiet
+                && depth <= LMP_DEPTH
+                && searched >= late_move_count(depth)
+                && !is_loss(best)
+            {
+                continue;
+            }
+            self.board.play(m);
+            let score = if self.board.last_move_won() {
+                MATE - ply_i - 1
+            } else {
+                // A forced reply costs no depth.
+                let new_depth = if forced { depth } else { depth - 1 };
+                if searched == 0 {
+                    -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node)
+                } else {
+                    let r = if quiet && depth >= LMR_DEPTH && i >= LMR_MOVE {
+                        1 + i32::from(i >= 8) + i32::from(depth >= 8 && i >= 16)
+                    } else {
+                        0
+                    };
+                    let mut s = -self.negamax(new_depth - r, ply + 1, -alpha - 1, -alpha, false);
+                    if s > alpha && r > 0 {
+                        s = -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, false);
+                    }
+                    if s > alpha && s < beta && pv_node {
+                        s = -self.negamax(new_depth, ply + 1, -beta, -alpha, true);
+                    }
+                    s
+                }
+            };
+            self.board.undo();
+            searched += 1;
+            if self.ctl.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m16;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(m);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != m16 {
+                                k[1] = k[0];
+                                k[0] = m16;
+                            }
+                            self.history[m][me] += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INFINITY {
+            // Every move was pruned: judge the position as it stands.
+            return evaluate(&self.board).clamp(alpha, beta);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(hash, ply, best_move, best, depth, bound);
+        best
+    }
+
+    /// The horizon: stand pat on the evaluation, or try own fours; forced blocks are always
+    /// played.
+    fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32, fours: u32) -> i32 {
+        if self.board.is_full() {
+            return 0;
+        }
+        if self.ctl.tick() {
+            return 0;
+        }
+        let ply_i = ply as i32;
+        let me = self.board.side();
+        let op = 1 - me;
+        if self.board.threat_count(me, Threat::Five) > 0 {
+            return MATE - ply_i - 1;
+        }
+        let op_fives = self.board.threat_count(op, Threat::Five);
+        if op_fives >= 2 {
+            return -(MATE - ply_i - 2);
+        }
+        if op_fives == 0 && self.board.threats_at_least(me, Threat::Flex4) > 0 {
+            return MATE - ply_i - 3;
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(&self.board);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        moves.clear();
+        if op_fives == 1 {
+            threat_cells(&self.board, op, Threat::Five, &mut moves);
+            let b = moves[0];
+            self.buffers[ply] = moves;
+            self.board.play(b);
+            let score = -self.quiesce(ply + 1, -beta, -alpha, fours);
+            self.board.undo();
+            return score;
+        }
+        let stand = evaluate(&self.board);
+        if stand >= beta || fours == 0 || self.board.threats_at_least(me, Threat::Block4) == 0 {
+            self.buffers[ply] = moves;
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        threat_cells(&self.board, me, Threat::Block4, &mut moves);
+        let mut keyed: Vec<(i32, u16)> = moves
+            .iter()
+            .map(|&m| (move_score(&self.board, m), m as u16))
+            .collect();
+        self.buffers[ply] = moves;
+        sort_moves(&mut keyed);
+        let mut best = stand;
+        for &(_, m) in keyed.iter().take(QS_WIDTH) {
+            self.board.play(usize::from(m));
+            let score = -self.quiesce(ply + 1, -beta, -alpha, fours - 1);
+            self.board.undo();
+            if self.ctl.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Quiet moves searched at a shallow non-PV node before the rest are skipped.
+fn late_move_count(depth: i32) -> usize {
+    (3 + depth * depth) as usize
+}
