@@ -433,6 +433,7 @@ function render() {
   host.dataset.ply = String(game.moves.length);
   host.dataset.toMove = st ? st.to_move : '';
   host.dataset.hint = hint ? hint.cell : '';
+  host.dataset.heatCells = board.heat ? String(board.heat.length) : '';
 
   $('game-title').textContent = `${rulesTitle(game.rules)} — ${opponentTitle(game.opponent)}`;
   $('btn-centre').hidden = !game.rules.unbounded;

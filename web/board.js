@@ -398,6 +398,10 @@ export class BoardView {
       ctx.globalAlpha = 1;
     }
     this.drawLabels(geo, range);
+    if (this.unbounded) {
+      const v = this.view;
+      this.host.dataset.view = `${v.cx.toFixed(2)},${v.cy.toFixed(2)},${v.cs.toFixed(1)}`;
+    }
     this.onView();
   }
 

@@ -1,0 +1,99 @@
+// Shared helpers for the browser tests: launching Debian's Chromium through playwright-core (no
+// downloaded browsers), the two viewports, waiting for the page to settle, and screenshots.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const OUT_DIR = path.resolve(here, '../out/e2e');
+export const BASE = process.env.MNK_URL || '';
+
+export const VIEWPORTS = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
+  { name: 'phone', viewport: { width: 375, height: 667 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+];
+
+export function chromiumMissingMessage() {
+  return `Chromium is missing at ${CHROMIUM}. The browser tests need Debian's Chromium: run \`apt-get install chromium\` (as root), then run the tests again.`;
+}
+
+/** Launches Chromium; fails (never skips) when it is not installed. */
+export async function launch() {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(chromiumMissingMessage());
+  if (!BASE) throw new Error('MNK_URL is not set: run the tests with `npm test`, which starts `mnk serve`');
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * A fresh context and page at `path` (relative to the server), English unless `locale` says
+ * otherwise. Page errors are collected; `done()` asserts there were none and closes the context.
+ */
+export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US' } = {}) {
+  const context = await browser.newContext({
+    viewport: vp.viewport,
+    deviceScaleFactor: vp.deviceScaleFactor,
+    isMobile: vp.isMobile || false,
+    hasTouch: vp.hasTouch || false,
+    colorScheme,
+    locale,
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+  await page.goto(BASE + urlPath);
+  await idle(page);
+  page.done = async (allowErrors = false) => {
+    if (!allowErrors) assert.deepEqual(errors, [], 'the page logged errors');
+    await context.close();
+  };
+  return page;
+}
+
+/** Waits until no game request is in flight. */
+export async function idle(page, timeout = 30000) {
+  await page.waitForSelector('#board[data-busy="false"][data-ply]', { timeout });
+}
+
+export async function board(page) {
+  return page.$eval('#board', (el) => ({ ...el.dataset }));
+}
+
+/** Clicks (or taps on touch viewports) a cell through the grid mirror and waits for the answer. */
+export async function play(page, cell, vp) {
+  const before = Number((await board(page)).ply);
+  const sel = `#grid [data-cell="${cell}"]`;
+  if (vp && vp.hasTouch) await page.tap(sel);
+  else await page.click(sel);
+  await page.waitForFunction((n) => Number(document.getElementById('board').dataset.ply) > n, before, { timeout: 30000 });
+  await idle(page);
+}
+
+export async function shot(page, name) {
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(OUT_DIR, `${name}.png`) });
+}
+
+/** Reads the stones from the grid mirror's labels: {cell: 'X' | 'O'}. */
+export async function stones(page) {
+  return page.$$eval('#grid [data-stone]:not([data-stone=""])', (els) =>
+    Object.fromEntries(els.map((e) => [e.dataset.cell, e.dataset.stone])),
+  );
+}

@@ -1,0 +1,106 @@
+// Failures are shown, never hung on: a 500, a dropped connection, a slow answer (the thinking
+// indicator), the dialog's own validation and the server's refusal of impossible rules.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { board, idle, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+for (const vp of VIEWPORTS) {
+  describe(`errors (${vp.name})`, () => {
+    test('a 500 from /api/move shows an error with Retry; Retry recovers', async () => {
+      const page = await open(browser, vp, '/?r=15x15x5&o=level2&s=X');
+      await page.route('**/api/move', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
+      );
+      await page.click('#grid [data-cell="h8"]');
+      await page.waitForSelector('#error:not([hidden])');
+      await idle(page);
+      assert.match(await page.textContent('#error-text'), /HTTP 500/);
+      assert.equal(await page.isVisible('#btn-retry'), true);
+      assert.equal((await board(page)).ply, '1');
+      await shot(page, `${vp.name}-light-error`);
+      await page.unroute('**/api/move');
+      await page.click('#btn-retry');
+      await page.waitForSelector('#board[data-busy="false"][data-ply="2"]');
+      assert.equal(await page.isVisible('#error'), false);
+      await page.done(true);
+    });
+
+    test('a dropped connection on /api/state is shown; the move is not kept', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&o=human');
+      await page.route('**/api/state', (route) => route.abort('connectionreset'));
+      await page.click('#grid [data-cell="b2"]');
+      await page.waitForSelector('#error:not([hidden])');
+      await idle(page);
+      assert.match(await page.textContent('#error-text'), /Cannot reach/);
+      assert.equal((await board(page)).ply, '0');
+      await page.unroute('**/api/state');
+      await page.click('#btn-retry');
+      await page.waitForSelector('#board[data-busy="false"][data-ply="1"]');
+      await page.done(true);
+    });
+
+    test('a slow answer shows the thinking indicator, then the move', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&o=perfect&s=X');
+      await page.route('**/api/move', async (route) => {
+        await new Promise((r) => setTimeout(r, 1200));
+        await route.continue();
+      });
+      await page.click('#grid [data-cell="b2"]');
+      await page.waitForSelector('#thinking:not([hidden])', { timeout: 1000 });
+      await page.waitForSelector('#board[data-busy="false"][data-ply="2"]');
+      assert.equal(await page.isVisible('#thinking'), false);
+      await page.done();
+    });
+
+    test('the new-game dialog validates, and shows the server refusing', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&o=human');
+      await page.click('#btn-new');
+      await page.waitForSelector('#dlg-new[open]');
+      await page.selectOption('#f-preset', 'custom').catch(() => {});
+      await page.fill('#f-width', '40');
+      await page.click('#f-start');
+      assert.match(await page.textContent('#f-error'), /Width must be a whole number from 1 to 32/);
+      await page.fill('#f-width', '5');
+      await page.fill('#f-height', '4');
+      await page.fill('#f-k', '6');
+      await page.click('#f-start');
+      assert.match(await page.textContent('#f-error'), /k must be a whole number from 1 to 5/);
+
+      // The page's checks pass but the server refuses (here: a stand-in refusal from the server).
+      await page.fill('#f-k', '4');
+      await page.route('**/api/state', (route) =>
+        route.fulfill({
+          status: 422,
+          contentType: 'application/json',
+          body: '{"error":{"code":"bad_rules","message":"no line of 4 fits this board"}}',
+        }),
+      );
+      await page.click('#f-start');
+      await page.waitForSelector('#f-error:not([hidden])');
+      assert.match(await page.textContent('#f-error'), /The server refused: no line of 4 fits this board/);
+      assert.equal(await page.isVisible('#dlg-new'), true);
+      await shot(page, `${vp.name}-light-dialog-refused`);
+      await page.unroute('**/api/state');
+
+      // A real start: 5×4, four in a row, against the perfect bot with O first.
+      await page.check('input[name="first"][value="O"]');
+      await page.selectOption('#f-opponent', 'human');
+      await page.click('#f-start');
+      await page.waitForSelector('#dlg-new[open]', { state: 'detached' });
+      await idle(page);
+      const b = await board(page);
+      assert.equal(b.toMove, 'O');
+      assert.equal(await page.$$eval('#grid [data-cell]', (els) => els.length), 20);
+      assert.match(page.url(), /r=5x4x4,o-first/);
+      await page.done(true);
+    });
+  });
+}

@@ -1,0 +1,55 @@
+// The game lives in the URL: reloading, or opening the link elsewhere, restores it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { BASE, board, launch, open, play, stones, VIEWPORTS } from '../lib.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+for (const vp of VIEWPORTS) {
+  describe(`the game in the URL (${vp.name})`, () => {
+    test('reload and a shared link restore the game', async () => {
+      const page = await open(browser, vp, '/?r=15x15x5&o=level2&s=X');
+      await play(page, 'h8', vp);
+      const taken = await stones(page);
+      const second = ['g7', 'c3', 'm12'].find((c) => !(c in taken));
+      await play(page, second, vp);
+      const before = await stones(page);
+      const url = page.url();
+      assert.match(url, /[?&]r=15x15x5(&|$)/);
+      assert.match(url, new RegExp(`[?&]m=h8\\.[a-z]+\\d+\\.${second}\\.[a-z]+\\d+(&|$)`));
+      assert.match(url, /[?&]o=level2(&|$)/);
+      await page.reload();
+      await page.waitForSelector('#board[data-busy="false"][data-ply="4"]');
+      assert.deepEqual(await stones(page), before);
+      assert.equal(await page.$$eval('#moves li', (els) => els.length), 4);
+      await page.done();
+
+      const other = await open(browser, vp, url.slice(BASE.length));
+      assert.deepEqual(await stones(other), before);
+      assert.match(await other.textContent('#status'), /Your move/);
+      await other.done();
+    });
+
+    test('a link with an illegal move is refused with the server message, and a fresh game starts', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=a1.a1&o=human');
+      await page.waitForSelector('#error:not([hidden])');
+      assert.match(await page.textContent('#error-text'), /could not be restored/);
+      const b = await board(page);
+      assert.equal(b.ply, '0');
+      await page.done(true);
+    });
+
+    test('a link played by the computer first: the computer moves on arrival', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&o=perfect&s=O');
+      await page.waitForSelector('#board[data-busy="false"][data-ply="1"]');
+      assert.equal((await board(page)).toMove, 'O');
+      await page.done();
+    });
+  });
+}
