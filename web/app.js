@@ -499,7 +499,9 @@ function showError(err, retry) {
   lastError = { retry };
   $('error-text').textContent = describeError(err);
   $('error').dataset.code = err && err.code ? err.code : err && err.kind ? err.kind : 'error';
-  $('btn-retry').hidden = !retry;
+  // A refusal (4xx) would only be refused again; timeouts, network failures and 5xx may pass.
+  const refused = err instanceof RequestError && err.kind === 'http' && err.status < 500 && err.status !== 408 && err.status !== 429;
+  $('btn-retry').hidden = !retry || refused;
   $('error').hidden = false;
 }
 
