@@ -1,0 +1,671 @@
+//! The manager's lines, parsed into typed [`Command`]s.
+//!
+//! Parsing is pure: a [`Parser`] takes one line at a time (without its line end) and returns the
+//! command it completes, if any. Most commands fit on one line; `BOARD`, `YXBOARD` and
+//! `SWAP2BOARD` open a block of `x,y,field` lines that `DONE` closes, so the parser keeps that
+//! block as its only state. Command words are matched without regard to case, empty lines are
+//! skipped, and a command that takes no argument ignores anything after its word.
+//!
+//! Unknown words are an error of their own ([`ParseError::UnknownCommand`]) because the protocol
+//! answers them with `UNKNOWN`, while a known command with a bad argument is answered `ERROR`
+//! (see [`ParseError::reply`]). `END` is heard even inside a block, so a brain can always be
+//! stopped.
+
+use std::fmt;
+
+/// A cell in the protocol's coordinates: 0-based column `x` from the left and row `y` from the
+/// **top**. (mnk-core counts rows from the bottom; [`crate::coords`] converts.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Coord {
+    /// Column from the left.
+    pub x: u32,
+    /// Row from the top.
+    pub y: u32,
+}
+
+impl Coord {
+    /// The cell at column `x`, row `y` counted from the top.
+    #[must_use]
+    pub const fn new(x: u32, y: u32) -> Coord {
+        Coord { x, y }
+    }
+}
+
+impl fmt::Display for Coord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// Whose stone a `BOARD` line describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// `1`: the brain's own stone.
+    Own,
+    /// `2`: the opponent's stone.
+    Opponent,
+    /// `3`: a stone of a winning line in a continuous game.
+    WinningLine,
+}
+
+/// One line of a `BOARD`, `YXBOARD` or `SWAP2BOARD` block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardStone {
+    /// Where the stone is.
+    pub at: Coord,
+    /// Whose it is.
+    pub field: Field,
+}
+
+/// The three block commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockKind {
+    /// `BOARD`: set the position, then answer a move.
+    Board,
+    /// `YXBOARD`: set the position and answer nothing.
+    YxBoard,
+    /// `SWAP2BOARD`: a swap2 opening decision.
+    Swap2Board,
+}
+
+impl BlockKind {
+    /// The command word that opens the block.
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            BlockKind::Board => "BOARD",
+            BlockKind::YxBoard => "YXBOARD",
+            BlockKind::Swap2Board => "SWAP2BOARD",
+        }
+    }
+}
+
+/// An `INFO key value` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    /// `timeout_turn`: milliseconds for one move (0 = play at once).
+    TimeoutTurn(u64),
+    /// `timeout_match`: milliseconds for the whole game (0 = no limit).
+    TimeoutMatch(u64),
+    /// `time_left`: milliseconds left in the game (a negative number counts as 0).
+    TimeLeft(u64),
+    /// `max_memory`: bytes the brain may use (0 = no limit).
+    MaxMemory(u64),
+    /// `game_type`: 0 human opponent, 1 brain, 2 tournament, 3 network tournament.
+    GameType(u32),
+    /// `rule`: bit flags, 1 exactly five, 2 continuous game, 4 renju, 8 caro.
+    Rule(u32),
+    /// `evaluate x,y`: the cell under the user's mouse.
+    Evaluate(Coord),
+    /// `folder`: a folder for persistent files.
+    Folder(String),
+    /// `max_depth` (extension): greatest search depth; `None` for no limit (0 or negative).
+    MaxDepth(Option<u32>),
+    /// `max_node` (extension): greatest node count; `None` for no limit (0 or negative).
+    MaxNode(Option<u64>),
+    /// Any other key, which the specification says to ignore.
+    Other {
+        /// The key, lower-cased.
+        key: String,
+        /// The rest of the line.
+        value: String,
+    },
+}
+
+/// A command from the manager.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `START n`: a new game on an n×n board.
+    Start(u32),
+    /// `RECTSTART w,h`: a new game on a w×h board.
+    RectStart {
+        /// Columns.
+        width: u32,
+        /// Rows.
+        height: u32,
+    },
+    /// `RESTART`: a new game on the same board.
+    Restart,
+    /// `BEGIN`: the brain moves first on the empty board.
+    Begin,
+    /// `TURN x,y`: the opponent played there; the brain answers its move.
+    Turn(Coord),
+    /// A `BOARD`, `YXBOARD` or `SWAP2BOARD` block, complete with its `DONE`.
+    Block {
+        /// Which block command.
+        kind: BlockKind,
+        /// Its stone lines in the order given.
+        stones: Vec<BoardStone>,
+    },
+    /// `INFO key value`.
+    Info(Info),
+    /// `END`: exit at once, writing nothing more.
+    End,
+    /// `ABOUT`: describe the brain.
+    About,
+    /// `TAKEBACK x,y`: remove that stone.
+    Takeback(Coord),
+    /// `PLAY x,y`: the manager accepts a suggested move; the brain plays it.
+    Play(Coord),
+    /// `YXSTOP` or `STOP`: stop thinking and answer the best move so far.
+    Stop,
+    /// `YXSHOWFORBID`: list the renju-forbidden cells.
+    ShowForbid,
+}
+
+impl Command {
+    /// Whether the manager waits for an answer to this command (a move, `OK`, a description…).
+    #[must_use]
+    pub fn expects_reply(&self) -> bool {
+        !matches!(
+            self,
+            Command::Info(_)
+                | Command::End
+                | Command::Stop
+                | Command::Block {
+                    kind: BlockKind::YxBoard,
+                    ..
+                }
+        )
+    }
+}
+
+/// Why a line could not be read as a command.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// The first word is no command of the protocol. Answered `UNKNOWN`.
+    #[error("'{0}' is not a command of the Gomocup protocol")]
+    UnknownCommand(String),
+    /// A known command without its argument.
+    #[error("{command} needs {expected}")]
+    MissingArgument {
+        /// The command word.
+        command: &'static str,
+        /// What the argument should look like.
+        expected: &'static str,
+    },
+    /// A known command with an argument that does not read.
+    #[error("{command} needs {expected}, not '{text}'")]
+    BadArgument {
+        /// The command word.
+        command: &'static str,
+        /// The argument as given.
+        text: String,
+        /// What the argument should look like.
+        expected: &'static str,
+    },
+    /// A line inside a block that is neither `x,y,field` nor `DONE`.
+    #[error("{block} expects lines 'x,y,field' with field 1, 2 or 3, then DONE; got '{line}'")]
+    BadStoneLine {
+        /// The block's command word.
+        block: &'static str,
+        /// The line as given.
+        line: String,
+    },
+    /// An `INFO` line for a known key whose value does not read. No reply is due for `INFO`, so
+    /// the session reports it at the next move request.
+    #[error("INFO {key} needs {expected}, not '{value}'")]
+    BadInfoValue {
+        /// The key.
+        key: String,
+        /// The value as given.
+        value: String,
+        /// What the value should look like.
+        expected: &'static str,
+    },
+}
+
+impl ParseError {
+    /// Whether the manager waits for an answer to the line that failed (only `INFO` lines do
+    /// not get one).
+    #[must_use]
+    pub fn expects_reply(&self) -> bool {
+        !matches!(self, ParseError::BadInfoValue { .. })
+    }
+
+    /// The protocol line that answers this error: `UNKNOWN …` for unknown commands, `ERROR …`
+    /// for the rest.
+    #[must_use]
+    pub fn reply(&self) -> String {
+        match self {
+            ParseError::UnknownCommand(_) => format!("UNKNOWN {self}"),
+            _ => format!("ERROR {self}"),
+        }
+    }
+}
+
+/// An open block: its kind, the stones read so far and the first bad line, if any.
+#[derive(Clone, Debug)]
+struct OpenBlock {
+    kind: BlockKind,
+    stones: Vec<BoardStone>,
+    error: Option<ParseError>,
+}
+
+/// Reads the manager's lines one at a time. Its only state is an open `BOARD`-like block.
+#[derive(Clone, Debug, Default)]
+pub struct Parser {
+    block: Option<OpenBlock>,
+}
+
+/// Longest text of a bad line repeated in an error message, so garbage cannot flood the output.
+const QUOTE_LIMIT: usize = 60;
+
+/// The text of a bad line as an error message repeats it: at most [`QUOTE_LIMIT`] characters,
+/// control characters shown as `?`, so a reply is always one clean line.
+fn quote(text: &str) -> String {
+    let clean = |c: char| if c.is_control() { '?' } else { c };
+    let mut short: String = text.chars().take(QUOTE_LIMIT).map(clean).collect();
+    if text.chars().count() > QUOTE_LIMIT {
+        short.push('…');
+    }
+    short
+}
+
+impl Parser {
+    /// A parser outside any block.
+    #[must_use]
+    pub fn new() -> Parser {
+        Parser::default()
+    }
+
+    /// Whether a `BOARD`-like block is open (its lines are being read).
+    #[must_use]
+    pub fn in_block(&self) -> bool {
+        self.block.is_some()
+    }
+
+    /// Reads one line (its line end already removed; stray `\r` and spaces are trimmed).
+    /// Returns `None` when the line completes nothing (an empty line, or a line inside a block),
+    /// else the command or the error it makes.
+    pub fn feed(&mut self, line: &str) -> Option<Result<Command, ParseError>> {
+        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        if line.is_empty() {
+            return None;
+        }
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        let word = word.to_ascii_uppercase();
+        if let Some(block) = &mut self.block {
+            match word.as_str() {
+                "DONE" => {
+                    let block = self.block.take().expect("block is open");
+                    return Some(match block.error {
+                        Some(e) => Err(e),
+                        None => Ok(Command::Block {
+                            kind: block.kind,
+                            stones: block.stones,
+                        }),
+                    });
+                }
+                // END must always be heard: it abandons the block.
+                "END" => {
+                    self.block = None;
+                    return Some(Ok(Command::End));
+                }
+                _ => {
+                    match parse_stone(line) {
+                        Some(stone) => block.stones.push(stone),
+                        None => {
+                            if block.error.is_none() {
+                                block.error = Some(ParseError::BadStoneLine {
+                                    block: block.kind.word(),
+                                    line: quote(line),
+                                });
+                            }
+                        }
+                    }
+                    return None;
+                }
+            }
+        }
+        let open = |kind| OpenBlock {
+            kind,
+            stones: Vec::new(),
+            error: None,
+        };
+        let command = match word.as_str() {
+            "START" => parse_size("START", rest).map(Command::Start),
+            "RECTSTART" => parse_pair("RECTSTART", rest, "a size 'width,height'")
+                .map(|(width, height)| Command::RectStart { width, height }),
+            "RESTART" => Ok(Command::Restart),
+            "BEGIN" => Ok(Command::Begin),
+            "TURN" => parse_coord("TURN", rest).map(Command::Turn),
+            "TAKEBACK" => parse_coord("TAKEBACK", rest).map(Command::Takeback),
+            "PLAY" => parse_coord("PLAY", rest).map(Command::Play),
+            "BOARD" => {
+                self.block = Some(open(BlockKind::Board));
+                return None;
+            }
+            "YXBOARD" => {
+                self.block = Some(open(BlockKind::YxBoard));
+                return None;
+            }
+            "SWAP2BOARD" => {
+                self.block = Some(open(BlockKind::Swap2Board));
+                return None;
+            }
+            "INFO" => parse_info(rest).map(Command::Info),
+            "END" => Ok(Command::End),
+            "ABOUT" => Ok(Command::About),
+            "YXSTOP" | "STOP" => Ok(Command::Stop),
+            "YXSHOWFORBID" => Ok(Command::ShowForbid),
+            _ => Err(ParseError::UnknownCommand(quote(line))),
+        };
+        Some(command)
+    }
+}
+
+const COORD: &str = "a cell 'x,y' (0-based numbers)";
+
+fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
+    let text = text.trim();
+    // `u32::from_str` accepts a leading '+'; the protocol writes plain digits.
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+fn parse_size(command: &'static str, rest: &str) -> Result<u32, ParseError> {
+    const EXPECTED: &str = "a board size (a whole number)";
+    if rest.is_empty() {
+        return Err(ParseError::MissingArgument {
+            command,
+            expected: EXPECTED,
+        });
+    }
+    number(rest).ok_or_else(|| ParseError::BadArgument {
+        command,
+        text: quote(rest),
+        expected: EXPECTED,
+    })
+}
+
+fn split_pair(text: &str) -> Option<(u32, u32)> {
+    let (a, b) = text.split_once(',')?;
+    Some((number(a)?, number(b)?))
+}
+
+fn parse_pair(
+    command: &'static str,
+    rest: &str,
+    expected: &'static str,
+) -> Result<(u32, u32), ParseError> {
+    if rest.is_empty() {
+        return Err(ParseError::MissingArgument { command, expected });
+    }
+    split_pair(rest).ok_or_else(|| ParseError::BadArgument {
+        command,
+        text: quote(rest),
+        expected,
+    })
+}
+
+fn parse_coord(command: &'static str, rest: &str) -> Result<Coord, ParseError> {
+    parse_pair(command, rest, COORD).map(|(x, y)| Coord::new(x, y))
+}
+
+fn parse_stone(line: &str) -> Option<BoardStone> {
+    let mut parts = line.split(',');
+    let x = number(parts.next()?)?;
+    let y = number(parts.next()?)?;
+    let field = match parts.next()?.trim() {
+        "1" => Field::Own,
+        "2" => Field::Opponent,
+        "3" => Field::WinningLine,
+        _ => return None,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(BoardStone {
+        at: Coord::new(x, y),
+        field,
+    })
+}
+
+/// Reads a signed whole number; values below zero mean "no limit" or "nothing left" depending
+/// on the key, so the caller decides.
+fn signed(text: &str) -> Option<i64> {
+    let t = text.trim();
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Saturate huge values rather than refusing them: a limit of 10^30 ms is no limit.
+    Some(t.parse().unwrap_or(if t.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    }))
+}
+
+fn parse_info(rest: &str) -> Result<Info, ParseError> {
+    let (key, value) = match rest.split_once(char::is_whitespace) {
+        Some((k, v)) => (k, v.trim()),
+        None => (rest, ""),
+    };
+    let key = key.to_ascii_lowercase();
+    let bad = |expected: &'static str| ParseError::BadInfoValue {
+        key: key.clone(),
+        value: quote(value),
+        expected,
+    };
+    const MS: &str = "milliseconds (a whole number)";
+    let non_negative = |expected| {
+        signed(value)
+            .filter(|&v| v >= 0)
+            .map(|v| v as u64)
+            .ok_or_else(|| bad(expected))
+    };
+    let info = match key.as_str() {
+        "timeout_turn" => Info::TimeoutTurn(non_negative(MS)?),
+        "timeout_match" => Info::TimeoutMatch(non_negative(MS)?),
+        "time_left" => Info::TimeLeft(signed(value).ok_or_else(|| bad(MS))?.max(0) as u64),
+        "max_memory" => Info::MaxMemory(non_negative("bytes (a whole number)")?),
+        "game_type" => {
+            Info::GameType(number(value).ok_or_else(|| bad("0, 1, 2 or 3 (the kind of game)"))?)
+        }
+        "rule" => Info::Rule(number(value).ok_or_else(|| bad("bit flags (a whole number)"))?),
+        "evaluate" => {
+            let (x, y) = split_pair(value).ok_or_else(|| bad(COORD))?;
+            Info::Evaluate(Coord::new(x, y))
+        }
+        "folder" => Info::Folder(value.to_string()),
+        "max_depth" => {
+            let d = signed(value).ok_or_else(|| bad("a depth (a whole number)"))?;
+            Info::MaxDepth((d > 0).then(|| d.min(i64::from(u32::MAX)) as u32))
+        }
+        "max_node" => {
+            let n = signed(value).ok_or_else(|| bad("a node count (a whole number)"))?;
+            Info::MaxNode((n > 0).then_some(n as u64))
+        }
+        _ => Info::Other {
+            key,
+            value: value.to_string(),
+        },
+    };
+    Ok(info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(line: &str) -> Result<Command, ParseError> {
+        Parser::new().feed(line).expect("a command")
+    }
+
+    #[test]
+    fn words_are_case_insensitive_and_arguments_trimmed() {
+        assert_eq!(one("start 15"), Ok(Command::Start(15)));
+        assert_eq!(one("  StArT   20 \r"), Ok(Command::Start(20)));
+        assert_eq!(
+            one("rectstart 20, 10"),
+            Ok(Command::RectStart {
+                width: 20,
+                height: 10
+            })
+        );
+        assert_eq!(one("turn 7,8"), Ok(Command::Turn(Coord::new(7, 8))));
+        assert_eq!(one("Yxstop"), Ok(Command::Stop));
+        assert_eq!(one("stop"), Ok(Command::Stop));
+        assert_eq!(one("BEGIN please"), Ok(Command::Begin));
+    }
+
+    #[test]
+    fn empty_lines_complete_nothing() {
+        let mut p = Parser::new();
+        assert_eq!(p.feed(""), None);
+        assert_eq!(p.feed(" \r "), None);
+    }
+
+    #[test]
+    fn bad_arguments_are_typed_errors() {
+        assert!(matches!(
+            one("START"),
+            Err(ParseError::MissingArgument {
+                command: "START",
+                ..
+            })
+        ));
+        assert!(matches!(
+            one("START -5"),
+            Err(ParseError::BadArgument { .. })
+        ));
+        assert!(matches!(one("TURN 7"), Err(ParseError::BadArgument { .. })));
+        assert!(matches!(
+            one("TURN -1,3"),
+            Err(ParseError::BadArgument { .. })
+        ));
+        assert!(matches!(
+            one("TURN 99999999999,3"),
+            Err(ParseError::BadArgument { .. })
+        ));
+        assert_eq!(
+            one("HELLO world"),
+            Err(ParseError::UnknownCommand("HELLO world".into()))
+        );
+        assert!(one("HELLO").unwrap_err().reply().starts_with("UNKNOWN "));
+        assert!(one("TURN x").unwrap_err().reply().starts_with("ERROR "));
+    }
+
+    #[test]
+    fn blocks_collect_stones_until_done() {
+        let mut p = Parser::new();
+        assert_eq!(p.feed("board"), None);
+        assert!(p.in_block());
+        assert_eq!(p.feed("7,7,1"), None);
+        assert_eq!(p.feed(""), None);
+        assert_eq!(p.feed("8,8,2"), None);
+        assert_eq!(p.feed("9,9,3"), None);
+        let done = p.feed("done").unwrap().unwrap();
+        assert_eq!(
+            done,
+            Command::Block {
+                kind: BlockKind::Board,
+                stones: vec![
+                    BoardStone {
+                        at: Coord::new(7, 7),
+                        field: Field::Own
+                    },
+                    BoardStone {
+                        at: Coord::new(8, 8),
+                        field: Field::Opponent
+                    },
+                    BoardStone {
+                        at: Coord::new(9, 9),
+                        field: Field::WinningLine
+                    },
+                ]
+            }
+        );
+        assert!(!p.in_block());
+    }
+
+    #[test]
+    fn a_bad_block_line_fails_the_block_at_done() {
+        let mut p = Parser::new();
+        p.feed("YXBOARD");
+        assert_eq!(p.feed("7,7,4"), None);
+        assert_eq!(p.feed("TURN 3,3"), None);
+        assert!(matches!(
+            p.feed("DONE"),
+            Some(Err(ParseError::BadStoneLine {
+                block: "YXBOARD",
+                ..
+            }))
+        ));
+        assert!(!p.in_block());
+    }
+
+    #[test]
+    fn end_is_heard_inside_a_block() {
+        let mut p = Parser::new();
+        p.feed("SWAP2BOARD");
+        p.feed("1,1,1");
+        assert_eq!(p.feed("end"), Some(Ok(Command::End)));
+        assert!(!p.in_block());
+    }
+
+    #[test]
+    fn info_keys() {
+        let info = |l: &str| match one(l) {
+            Ok(Command::Info(i)) => Ok(i),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(info("INFO timeout_turn 5000"), Ok(Info::TimeoutTurn(5000)));
+        assert_eq!(info("info TIMEOUT_MATCH 0"), Ok(Info::TimeoutMatch(0)));
+        assert_eq!(info("INFO time_left -20"), Ok(Info::TimeLeft(0)));
+        assert_eq!(
+            info("INFO time_left 99999999999999999999999"),
+            Ok(Info::TimeLeft(i64::MAX as u64))
+        );
+        assert_eq!(
+            info("INFO max_memory 367001600"),
+            Ok(Info::MaxMemory(367_001_600))
+        );
+        assert_eq!(info("INFO game_type 1"), Ok(Info::GameType(1)));
+        assert_eq!(info("INFO rule 1"), Ok(Info::Rule(1)));
+        assert_eq!(
+            info("INFO evaluate 3,4"),
+            Ok(Info::Evaluate(Coord::new(3, 4)))
+        );
+        assert_eq!(
+            info("INFO folder C:\\my files\\x"),
+            Ok(Info::Folder("C:\\my files\\x".into()))
+        );
+        assert_eq!(info("INFO max_depth 12"), Ok(Info::MaxDepth(Some(12))));
+        assert_eq!(info("INFO max_depth -1"), Ok(Info::MaxDepth(None)));
+        assert_eq!(info("INFO max_node 0"), Ok(Info::MaxNode(None)));
+        assert_eq!(
+            info("INFO thread_num 4"),
+            Ok(Info::Other {
+                key: "thread_num".into(),
+                value: "4".into()
+            })
+        );
+        let e = info("INFO timeout_turn soon").unwrap_err();
+        assert!(!e.expects_reply());
+        assert!(matches!(e, ParseError::BadInfoValue { .. }));
+    }
+
+    #[test]
+    fn which_commands_expect_a_reply() {
+        assert!(one("ABOUT").unwrap().expects_reply());
+        assert!(!one("INFO rule 0").unwrap().expects_reply());
+        assert!(!one("END").unwrap().expects_reply());
+        assert!(!one("YXSTOP").unwrap().expects_reply());
+    }
+
+    #[test]
+    fn long_garbage_is_quoted_briefly() {
+        let long = "x".repeat(10_000);
+        let reply = one(&long).unwrap_err().reply();
+        assert!(reply.len() < 200, "{}", reply.len());
+    }
+}

@@ -1,0 +1,828 @@
+//! The brain's side of one conversation: the board as the manager describes it, the settings
+//! from `INFO`, and the answer to every command.
+//!
+//! The session keeps the stones as the protocol gives them (own, opponent's, winning-line) in the
+//! order they arrived, not as an mnk-core [`Position`]: `BOARD` may list them in any order and
+//! `TAKEBACK` may remove any of them. Each move request builds the [`Position`] afresh from an
+//! mnk-core diagram of the stones: the side with more stones began (the brain, when the counts
+//! are equal, since it is to move), and mnk-core decides whether the position can arise and
+//! whether it is over. Errors are [`SessionError`]s, turned into `ERROR …` lines in one place
+//! ([`Session::handle`]).
+//!
+//! Thinking happens inside [`Session::handle`], on the caller's thread; the caller passes the
+//! stop flag that the reader thread raises on `YXSTOP` or `END` (see [`crate::stdio`]).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use mnk_core::{
+    Board, Cell, Outcome, PlayError, Player, Position, Rules, RulesError, Win, MAX_SIDE,
+};
+use mnk_engine::{Bot, BotError, Choice, Deadline, Limits, SearchInfo, Value};
+
+use crate::command::{BlockKind, BoardStone, Command, Coord, Field, Info, ParseError};
+use crate::coords::Frame;
+use crate::time_control::TimeControl;
+
+/// Gomocup games are five in a row.
+pub const K: u32 = 5;
+/// `INFO rule` flag: exactly five wins (an overline does not).
+pub const RULE_EXACT: u32 = 1;
+/// `INFO rule` flag: continuous game (accepted; played as an ordinary game).
+pub const RULE_CONTINUOUS: u32 = 2;
+/// `INFO rule` flag: renju (not supported).
+pub const RULE_RENJU: u32 = 4;
+/// `INFO rule` flag: caro (not supported).
+pub const RULE_CARO: u32 = 8;
+/// In a swap2 decision, take the other colour when our side is worse than this evaluation.
+pub const SWAP_MARGIN: i32 = 150;
+
+/// Makes the bot that thinks for the brain, for given rules and hash-table size in bytes.
+pub trait BotMaker: Send {
+    /// A bot for `rules` whose tables fit in `hash_bytes` when given.
+    fn make(&mut self, rules: &Rules, hash_bytes: Option<u64>) -> Result<Box<dyn Bot>, BotError>;
+}
+
+impl<F> BotMaker for F
+where
+    F: FnMut(&Rules, Option<u64>) -> Result<Box<dyn Bot>, BotError> + Send,
+{
+    fn make(&mut self, rules: &Rules, hash_bytes: Option<u64>) -> Result<Box<dyn Bot>, BotError> {
+        self(rules, hash_bytes)
+    }
+}
+
+/// Why the brain cannot do what a command asks. Answered as `ERROR <message>`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// A move or board command came before `START`.
+    #[error("there is no board yet: send START n (or RECTSTART w,h) first")]
+    NoBoard,
+    /// `START`/`RECTSTART` asked for a board mnk cannot play five in a row on.
+    #[error("{0}")]
+    BadBoard(String),
+    /// A cell outside the board.
+    #[error(
+        "{coord} is not on the {width}x{height} board (x counts columns and y rows, both from 0)"
+    )]
+    OffBoard {
+        /// The cell.
+        coord: Coord,
+        /// Board columns.
+        width: u32,
+        /// Board rows.
+        height: u32,
+    },
+    /// A stone on a taken cell.
+    #[error("{0} is already taken")]
+    Occupied(Coord),
+    /// `TAKEBACK` of an empty cell.
+    #[error("there is no stone on {0} to take back")]
+    NoStone(Coord),
+    /// A block lists the same cell twice.
+    #[error("{0} is listed twice")]
+    Duplicate(Coord),
+    /// `BEGIN` on a board with stones.
+    #[error("BEGIN needs an empty board, but it holds stones ({0}): send RESTART first, or BOARD")]
+    BeginNotEmpty(usize),
+    /// The stones cannot have been played in turn with the brain to move.
+    #[error("{own} own and {opponent} opponent stones cannot arise with the brain to move (players alternate)")]
+    NotOurTurn {
+        /// The brain's stones.
+        own: usize,
+        /// The opponent's stones.
+        opponent: usize,
+    },
+    /// Stones whose counts no alternating game reaches.
+    #[error(
+        "{own} own and {opponent} opponent stones cannot arise in a game where players alternate"
+    )]
+    Unbalanced {
+        /// The brain's stones.
+        own: usize,
+        /// The opponent's stones.
+        opponent: usize,
+    },
+    /// Stones no game reaches (say, two winning lines).
+    #[error("this position cannot arise in a game: {0}")]
+    Unreachable(String),
+    /// Field-3 stones: a continuous game going on past a five.
+    #[error("winning-line stones (field 3) are not supported: mnk cannot play on after a five")]
+    ContinuousStones,
+    /// The position is decided.
+    #[error("the game is over: {0}")]
+    GameOver(String),
+    /// `INFO rule` with the renju flag.
+    #[error("renju (INFO rule 4) is not supported: mnk plays freestyle (rule 0) and exactly five (rule 1)")]
+    Renju,
+    /// `INFO rule` with the caro flag.
+    #[error("caro (INFO rule 8) is not supported: mnk plays freestyle (rule 0) and exactly five (rule 1)")]
+    Caro,
+    /// `INFO rule` with flags the specification does not define.
+    #[error("INFO rule {0} has unknown flags: mnk knows 1 (exactly five), 2 (continuous), 4 (renju) and 8 (caro)")]
+    UnknownRule(u32),
+    /// An earlier `INFO` line could not be honoured.
+    #[error("{0}")]
+    Info(ParseError),
+    /// `SWAP2BOARD` with a stone count swap2 never has.
+    #[error("SWAP2BOARD needs 0, 3 or 5 stones, not {0}")]
+    Swap2Count(usize),
+    /// The engine could not move.
+    #[error("the engine cannot move: {0}")]
+    Engine(String),
+}
+
+/// Whether the conversation goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `END`: exit and write nothing more.
+    End,
+}
+
+struct CachedBot {
+    rules: Rules,
+    hash_bytes: Option<u64>,
+    bot: Box<dyn Bot>,
+}
+
+/// One brain's conversation with a manager. See the module documentation.
+pub struct Session {
+    maker: Box<dyn BotMaker>,
+    bot: Option<CachedBot>,
+    frame: Option<Frame>,
+    stones: Vec<BoardStone>,
+    rule: u32,
+    time: TimeControl,
+    max_memory: u64,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
+    pending: Option<ParseError>,
+}
+
+/// The `ABOUT` line.
+#[must_use]
+pub fn about() -> String {
+    format!(
+        "name=\"mnk\", version=\"{}\", author=\"the mnk authors\", country=\"n/a\"",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The `MESSAGE` line that reports a completed search depth, with the principal variation in
+/// protocol coordinates.
+#[must_use]
+pub fn info_message(frame: Frame, info: &SearchInfo) -> String {
+    let mut line = format!(
+        "MESSAGE depth {} score {} nodes {} time {} ms",
+        info.depth, info.value, info.nodes, info.elapsed_ms
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for &cell in &info.pv {
+            match frame.coord(cell) {
+                Some(c) => line.push_str(&format!(" {c}")),
+                None => break,
+            }
+        }
+    }
+    line
+}
+
+impl Session {
+    /// A session whose bots come from `maker`.
+    pub fn new(maker: impl BotMaker + 'static) -> Session {
+        Session {
+            maker: Box::new(maker),
+            bot: None,
+            frame: None,
+            stones: Vec::new(),
+            rule: 0,
+            time: TimeControl::default(),
+            max_memory: 0,
+            max_depth: None,
+            max_nodes: None,
+            pending: None,
+        }
+    }
+
+    /// The board size, once `START` or `RECTSTART` succeeded.
+    #[must_use]
+    pub fn frame(&self) -> Option<Frame> {
+        self.frame
+    }
+
+    /// The stones as the protocol gave them, in order.
+    #[must_use]
+    pub fn stones(&self) -> &[BoardStone] {
+        &self.stones
+    }
+
+    /// The clock settings.
+    #[must_use]
+    pub fn time_control(&self) -> &TimeControl {
+        &self.time
+    }
+
+    /// Answers one parsed line. Every line is written through `out` without its line end.
+    /// `stop` is the flag that stops a search this command starts.
+    pub fn handle(
+        &mut self,
+        parsed: Result<Command, ParseError>,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Flow {
+        let command = match parsed {
+            Ok(command) => command,
+            Err(e) if e.expects_reply() => {
+                out(&e.reply());
+                return Flow::Continue;
+            }
+            Err(e) => {
+                // A bad INFO value: no reply is due now; the next move request reports it.
+                self.pending = Some(e);
+                return Flow::Continue;
+            }
+        };
+        let reply: Result<Option<String>, SessionError> = match command {
+            Command::End => return Flow::End,
+            Command::Start(n) => self.start(Frame::new(n, n)).map(|()| Some("OK".into())),
+            Command::RectStart { width, height } => self
+                .start(Frame::new(width, height))
+                .map(|()| Some("OK".into())),
+            Command::Restart => self.restart().map(|()| Some("OK".into())),
+            Command::Begin => self.begin(stop, out).map(Some),
+            Command::Turn(c) => self.turn(c, stop, out).map(Some),
+            Command::Block { kind, stones } => match kind {
+                BlockKind::Board => self.board(stones, stop, out).map(Some),
+                BlockKind::YxBoard => self.yxboard(stones).map(|()| None),
+                BlockKind::Swap2Board => self.swap2(&stones, stop, out).map(Some),
+            },
+            Command::Info(info) => {
+                self.info(info);
+                Ok(None)
+            }
+            Command::About => Ok(Some(about())),
+            Command::Takeback(c) => self.takeback(c).map(|()| Some("OK".into())),
+            Command::Play(c) => self.play(c).map(Some),
+            // The reader thread already raised the stop flag of the search, if one runs.
+            Command::Stop => Ok(None),
+            // Renju is not supported, so no cell is ever forbidden.
+            Command::ShowForbid => Ok(Some("FORBID .".into())),
+        };
+        match reply {
+            Ok(Some(line)) => out(&line),
+            Ok(None) => {}
+            Err(e) => out(&format!("ERROR {e}")),
+        }
+        Flow::Continue
+    }
+
+    fn start(&mut self, frame: Frame) -> Result<(), SessionError> {
+        board_rules(frame, Win::Freestyle)?;
+        self.frame = Some(frame);
+        self.stones.clear();
+        self.time.new_game();
+        Ok(())
+    }
+
+    fn restart(&mut self) -> Result<(), SessionError> {
+        self.frame.ok_or(SessionError::NoBoard)?;
+        self.stones.clear();
+        self.time.new_game();
+        Ok(())
+    }
+
+    fn info(&mut self, info: Info) {
+        match info {
+            Info::TimeoutTurn(ms) => self.time.turn_ms = ms,
+            Info::TimeoutMatch(ms) => self.time.match_ms = ms,
+            Info::TimeLeft(ms) => self.time.report_left(ms),
+            Info::MaxMemory(bytes) => self.max_memory = bytes,
+            Info::Rule(flags) => self.rule = flags,
+            Info::MaxDepth(d) => self.max_depth = d,
+            Info::MaxNode(n) => self.max_nodes = n,
+            // Nothing in mnk depends on the kind of game, the cell under the mouse or a folder;
+            // unknown keys are ignored as the specification says.
+            Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
+        }
+    }
+
+    /// The rules the next move is played under.
+    fn rules(&self) -> Result<Rules, SessionError> {
+        let frame = self.frame.ok_or(SessionError::NoBoard)?;
+        let known = RULE_EXACT | RULE_CONTINUOUS | RULE_RENJU | RULE_CARO;
+        if self.rule & !known != 0 {
+            return Err(SessionError::UnknownRule(self.rule));
+        }
+        if self.rule & RULE_RENJU != 0 {
+            return Err(SessionError::Renju);
+        }
+        if self.rule & RULE_CARO != 0 {
+            return Err(SessionError::Caro);
+        }
+        let win = if self.rule & RULE_EXACT != 0 {
+            Win::Exact
+        } else {
+            Win::Freestyle
+        };
+        board_rules(frame, win)
+    }
+
+    fn frame_checked(&self, c: Coord) -> Result<Frame, SessionError> {
+        let frame = self.frame.ok_or(SessionError::NoBoard)?;
+        if frame.contains(c) {
+            Ok(frame)
+        } else {
+            Err(SessionError::OffBoard {
+                coord: c,
+                width: frame.width,
+                height: frame.height,
+            })
+        }
+    }
+
+    fn counts(stones: &[BoardStone]) -> (usize, usize) {
+        let own = stones.iter().filter(|s| s.field == Field::Own).count();
+        let opponent = stones.iter().filter(|s| s.field == Field::Opponent).count();
+        (own, opponent)
+    }
+
+    /// Checks that the brain is to move with these stones: own = opponent (the brain began) or
+    /// own + 1 = opponent (the opponent began).
+    fn check_our_turn(stones: &[BoardStone]) -> Result<(), SessionError> {
+        let (own, opponent) = Session::counts(stones);
+        if own == opponent || own + 1 == opponent {
+            Ok(())
+        } else {
+            Err(SessionError::NotOurTurn { own, opponent })
+        }
+    }
+
+    /// Checks that a block's cells are on the board and distinct.
+    fn check_block(&self, stones: &[BoardStone]) -> Result<(), SessionError> {
+        let mut seen = std::collections::HashSet::new();
+        for s in stones {
+            self.frame_checked(s.at)?;
+            if !seen.insert(s.at) {
+                return Err(SessionError::Duplicate(s.at));
+            }
+        }
+        Ok(())
+    }
+
+    /// The mnk-core position of the stones, the brain to move. X is the player who began.
+    fn position(&self, rules: Rules) -> Result<(Position, Player), SessionError> {
+        let frame = self.frame.ok_or(SessionError::NoBoard)?;
+        if self.stones.iter().any(|s| s.field == Field::WinningLine) {
+            return Err(SessionError::ContinuousStones);
+        }
+        Session::check_our_turn(&self.stones)?;
+        let cells = |field| {
+            self.stones
+                .iter()
+                .filter(move |s| s.field == field)
+                .filter_map(|s| frame.cell(s.at))
+                .collect::<Vec<Cell>>()
+        };
+        let (own, opponent) = (cells(Field::Own), cells(Field::Opponent));
+        let brain_began = own.len() == opponent.len();
+        let (first, second) = if brain_began {
+            (own, opponent)
+        } else {
+            (opponent, own)
+        };
+        let brain = if brain_began { Player::X } else { Player::O };
+        let pos = setup(rules, &first, &second, brain)?;
+        Ok((pos, brain))
+    }
+
+    /// How the game ended, if the stones hold a winning line or fill the board (whoever is to
+    /// move); `None` when it goes on or the rules or stones are not playable.
+    fn game_over(&self) -> Option<String> {
+        let frame = self.frame?;
+        let rules = self.rules().ok()?;
+        let cells = |field| {
+            self.stones
+                .iter()
+                .filter(move |s| s.field == field)
+                .filter_map(|s| frame.cell(s.at))
+                .collect::<Vec<Cell>>()
+        };
+        let (own, opponent) = (cells(Field::Own), cells(Field::Opponent));
+        let result = if own.len() >= opponent.len() {
+            setup(rules, &own, &opponent, Player::X)
+        } else {
+            setup(rules, &opponent, &own, Player::O)
+        };
+        match result {
+            Err(SessionError::GameOver(why)) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// Asks the bot for a move in `pos` within the clock, streaming `MESSAGE` lines.
+    fn search(
+        &mut self,
+        pos: &Position,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<Choice, SessionError> {
+        let frame = self.frame.ok_or(SessionError::NoBoard)?;
+        let rules = *pos.rules();
+        // Leave half of the memory limit to everything that is not the hash table.
+        let hash_bytes = (self.max_memory > 0).then_some(self.max_memory / 2);
+        let fresh = !matches!(&self.bot, Some(c) if c.rules == rules && c.hash_bytes == hash_bytes);
+        if fresh {
+            let bot = self
+                .maker
+                .make(&rules, hash_bytes)
+                .map_err(|e| SessionError::Engine(e.to_string()))?;
+            self.bot = Some(CachedBot {
+                rules,
+                hash_bytes,
+                bot,
+            });
+        }
+        let cached = self.bot.as_mut().expect("bot made above");
+        let limits = Limits {
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            deadline: Some(Deadline::from_now(self.time.budget(pos.ply()))),
+            stop: Some(Arc::clone(stop)),
+        };
+        let started = Instant::now();
+        let result = cached.bot.choose_with_info(pos, &limits, &mut |info| {
+            out(&info_message(frame, info));
+        });
+        self.time.spend(started.elapsed().as_millis() as u64);
+        let mut choice = result.map_err(|e| SessionError::Engine(e.to_string()))?;
+        if pos.check_move(choice.cell).is_err() {
+            // Never answer an illegal move: fall back to the free cell nearest the centre.
+            let cell = nearest_centre(pos).ok_or_else(|| {
+                SessionError::Engine(format!("it chose {}, which is not legal", choice.cell))
+            })?;
+            choice = Choice::just(cell);
+        }
+        Ok(choice)
+    }
+
+    /// Thinks in the current position, plays the move and returns it as the reply.
+    fn move_request(
+        &mut self,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<String, SessionError> {
+        if let Some(e) = self.pending.take() {
+            return Err(SessionError::Info(e));
+        }
+        let frame = self.frame.ok_or(SessionError::NoBoard)?;
+        let rules = self.rules()?;
+        let (pos, _) = self.position(rules)?;
+        let choice = self.search(&pos, stop, out)?;
+        let at = frame
+            .coord(choice.cell)
+            .expect("legal moves are on the board");
+        self.stones.push(BoardStone {
+            at,
+            field: Field::Own,
+        });
+        Ok(at.to_string())
+    }
+
+    fn begin(
+        &mut self,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<String, SessionError> {
+        self.frame.ok_or(SessionError::NoBoard)?;
+        if !self.stones.is_empty() {
+            return Err(SessionError::BeginNotEmpty(self.stones.len()));
+        }
+        self.move_request(stop, out)
+    }
+
+    fn turn(
+        &mut self,
+        c: Coord,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<String, SessionError> {
+        self.frame_checked(c)?;
+        if self.stones.iter().any(|s| s.at == c) {
+            return Err(SessionError::Occupied(c));
+        }
+        if let Some(why) = self.game_over() {
+            return Err(SessionError::GameOver(why));
+        }
+        self.stones.push(BoardStone {
+            at: c,
+            field: Field::Opponent,
+        });
+        if let Err(e) = Session::check_our_turn(&self.stones) {
+            self.stones.pop();
+            return Err(e);
+        }
+        // The opponent's stone is on the board now, whether or not the brain can answer.
+        self.move_request(stop, out)
+    }
+
+    fn board(
+        &mut self,
+        stones: Vec<BoardStone>,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<String, SessionError> {
+        self.check_block(&stones)?;
+        Session::check_our_turn(&stones)?;
+        self.stones = stones;
+        self.move_request(stop, out)
+    }
+
+    fn yxboard(&mut self, stones: Vec<BoardStone>) -> Result<(), SessionError> {
+        self.frame.ok_or(SessionError::NoBoard)?;
+        self.check_block(&stones)?;
+        let (own, opponent) = Session::counts(&stones);
+        if own.abs_diff(opponent) > 1 {
+            return Err(SessionError::Unbalanced { own, opponent });
+        }
+        self.stones = stones;
+        Ok(())
+    }
+
+    fn takeback(&mut self, c: Coord) -> Result<(), SessionError> {
+        self.frame_checked(c)?;
+        let i = self
+            .stones
+            .iter()
+            .position(|s| s.at == c)
+            .ok_or(SessionError::NoStone(c))?;
+        self.stones.remove(i);
+        Ok(())
+    }
+
+    fn play(&mut self, c: Coord) -> Result<String, SessionError> {
+        let frame = self.frame_checked(c)?;
+        let rules = self.rules()?;
+        let (pos, _) = self.position(rules)?;
+        let cell = frame.cell(c).expect("checked on the board");
+        pos.check_move(cell).map_err(|e| match e {
+            PlayError::Occupied(_) => SessionError::Occupied(c),
+            PlayError::OffBoard(_) => SessionError::OffBoard {
+                coord: c,
+                width: frame.width,
+                height: frame.height,
+            },
+            PlayError::GameOver => SessionError::GameOver(describe_end(&pos, None)),
+        })?;
+        self.stones.push(BoardStone {
+            at: c,
+            field: Field::Own,
+        });
+        Ok(c.to_string())
+    }
+
+    /// Swap2: three opening stones on an empty board; with 3 or 5 stones, `SWAP` (take black)
+    /// when white — the side to move — is clearly worse, else one move as white.
+    fn swap2(
+        &mut self,
+        stones: &[BoardStone],
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<String, SessionError> {
+        let frame = self.frame.ok_or(SessionError::NoBoard)?;
+        self.check_block(stones)?;
+        if let Some(e) = self.pending.take() {
+            return Err(SessionError::Info(e));
+        }
+        let rules = self.rules()?;
+        match stones.len() {
+            0 => {
+                let cells = opening_three(&rules);
+                let coords: Vec<String> = cells
+                    .iter()
+                    .filter_map(|&c| frame.coord(c))
+                    .map(|c| c.to_string())
+                    .collect();
+                Ok(coords.join(" "))
+            }
+            n @ (3 | 5) => {
+                if stones.iter().any(|s| s.field == Field::WinningLine) {
+                    return Err(SessionError::ContinuousStones);
+                }
+                let black_count = n.div_ceil(2);
+                let (own, _) = Session::counts(stones);
+                // Black's stones are the group of black's size; with mixed-up fields, the order.
+                let is_black: Vec<bool> = if own == black_count {
+                    stones.iter().map(|s| s.field == Field::Own).collect()
+                } else if n - own == black_count {
+                    stones.iter().map(|s| s.field == Field::Opponent).collect()
+                } else {
+                    (0..n).map(|i| i % 2 == 0).collect()
+                };
+                let pick = |black: bool| {
+                    stones
+                        .iter()
+                        .zip(&is_black)
+                        .filter(move |(_, &b)| b == black)
+                        .filter_map(|(s, _)| frame.cell(s.at))
+                        .collect::<Vec<Cell>>()
+                };
+                let (black, white) = (pick(true), pick(false));
+                let pos = setup(rules, &black, &white, Player::O)?;
+                let choice = self.search(&pos, stop, out)?;
+                let field_of = |black: bool, we_are_black: bool| {
+                    if black == we_are_black {
+                        Field::Own
+                    } else {
+                        Field::Opponent
+                    }
+                };
+                let swap = choice
+                    .value
+                    .is_some_and(|v| v.rank() < Value::Eval(-SWAP_MARGIN).rank());
+                // Remember the position with our colour, in case the game goes on with TURN.
+                self.stones = stones
+                    .iter()
+                    .zip(&is_black)
+                    .map(|(s, &b)| BoardStone {
+                        at: s.at,
+                        field: field_of(b, swap),
+                    })
+                    .collect();
+                if swap {
+                    Ok("SWAP".into())
+                } else {
+                    let at = frame
+                        .coord(choice.cell)
+                        .expect("legal moves are on the board");
+                    self.stones.push(BoardStone {
+                        at,
+                        field: Field::Own,
+                    });
+                    Ok(at.to_string())
+                }
+            }
+            n => Err(SessionError::Swap2Count(n)),
+        }
+    }
+}
+
+/// Five in a row on the protocol's board, X first, or why mnk cannot play there.
+fn board_rules(frame: Frame, win: Win) -> Result<Rules, SessionError> {
+    let (width, height) = (frame.width, frame.height);
+    Rules::new(Board::Bounded { width, height }, K, win, Player::X).map_err(|e| {
+        SessionError::BadBoard(match e {
+            RulesError::TooLarge { .. } => format!(
+                "a {width}x{height} board is too large: mnk plays boards up to {MAX_SIDE}x{MAX_SIDE}"
+            ),
+            RulesError::ZeroSize | RulesError::KDoesNotFit { .. } => {
+                format!("five in a row does not fit on a {width}x{height} board")
+            }
+            other => other.to_string(),
+        })
+    })
+}
+
+/// The position where the player who began (X) has the `first` stones and the other (O) the
+/// `second`, checked by mnk-core, which also finds which stone must have come last; the game
+/// must still be going. `brain` names the brain's player for messages.
+///
+/// The stones go through an mnk-core diagram rather than being played one by one, so that the
+/// order they were listed in cannot matter (under exactly-five, five stones of a six could
+/// otherwise look like a win on the way).
+fn setup(
+    rules: Rules,
+    first: &[Cell],
+    second: &[Cell],
+    brain: Player,
+) -> Result<Position, SessionError> {
+    let (w, h) = rules.size().expect("the protocol's boards are bounded");
+    let mut rows = vec![vec![b'.'; w as usize]; h as usize];
+    for (cells, mark) in [(first, b'X'), (second, b'O')] {
+        for c in cells {
+            rows[c.y as usize][c.x as usize] = mark;
+        }
+    }
+    // A diagram lists the top row (the highest y) first.
+    let text: Vec<String> = rows
+        .iter()
+        .rev()
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect();
+    let pos = Position::from_diagram(rules, &text.join("\n"))
+        .map_err(|e| SessionError::Unreachable(e.to_string()))?;
+    if pos.is_over() {
+        return Err(SessionError::GameOver(describe_end(&pos, Some(brain))));
+    }
+    Ok(pos)
+}
+
+/// Says how a finished game ended, from the brain's side when `brain` is known.
+fn describe_end(pos: &Position, brain: Option<Player>) -> String {
+    match (pos.outcome(), brain) {
+        (Outcome::Win { winner, .. }, Some(b)) if *winner == b => {
+            "the brain already has five in a row".into()
+        }
+        (Outcome::Win { .. }, Some(_)) => "the opponent has five in a row".into(),
+        (Outcome::Win { winner, .. }, None) => format!("{winner} has five in a row"),
+        (Outcome::Draw, _) => "the board is full".into(),
+        (Outcome::Ongoing, _) => "it has ended".into(),
+    }
+}
+
+/// The free cell nearest the centre of the board (ties by cell), if any.
+fn nearest_centre(pos: &Position) -> Option<Cell> {
+    let (w, h) = pos.rules().size()?;
+    let (cx2, cy2) = (w as i64 - 1, h as i64 - 1);
+    pos.legal_moves().into_iter().min_by_key(|c| {
+        let dx = 2 * i64::from(c.x) - cx2;
+        let dy = 2 * i64::from(c.y) - cy2;
+        (dx * dx + dy * dy, *c)
+    })
+}
+
+/// Three opening stones for swap2 (black, white, black): a compact shape at the centre that
+/// leaves neither side a clear edge, or the free cells nearest the centre on narrow boards.
+fn opening_three(rules: &Rules) -> Vec<Cell> {
+    let (w, h) = rules.size().unwrap_or((15, 15));
+    let (cx, cy) = ((w / 2) as i32, (h / 2) as i32);
+    let shape = [(0, 0), (1, 1), (-1, 2)];
+    let cells: Vec<Cell> = shape
+        .iter()
+        .map(|&(dx, dy)| Cell::new(cx + dx, cy + dy))
+        .collect();
+    if cells.iter().all(|&c| rules.contains(c)) {
+        return cells;
+    }
+    let mut pos = Position::new(*rules);
+    let mut out = Vec::new();
+    while out.len() < 3 {
+        match nearest_centre(&pos) {
+            Some(c) if pos.try_play(c).is_ok() => out.push(c),
+            _ => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_list_belongs_to_the_player_who_began() {
+        let rules = Rules::bounded(15, 15, 5).unwrap();
+        let pos = setup(rules, &[Cell::new(7, 7)], &[Cell::new(8, 8)], Player::X).unwrap();
+        assert_eq!(pos.stone(Cell::new(7, 7)), Some(Player::X));
+        assert_eq!(pos.stone(Cell::new(8, 8)), Some(Player::O));
+        assert_eq!(pos.to_move(), Player::X);
+    }
+
+    #[test]
+    fn a_five_in_the_list_is_game_over() {
+        let rules = Rules::bounded(15, 15, 5).unwrap();
+        let opp: Vec<Cell> = (0..5).map(|x| Cell::new(x, 0)).collect();
+        let own: Vec<Cell> = (0..4).map(|x| Cell::new(x, 5)).collect();
+        let e = setup(rules, &opp, &own, Player::O).unwrap_err();
+        assert_eq!(
+            e,
+            SessionError::GameOver("the opponent has five in a row".into())
+        );
+    }
+
+    #[test]
+    fn list_order_cannot_fake_a_win_under_exactly_five() {
+        // Six in a row listed left to right: its first five are exactly five on the way, but the
+        // position holds an overline, which does not win under exactly five.
+        let rules = Rules::bounded(15, 15, 5).unwrap().with_win(Win::Exact);
+        let opp: Vec<Cell> = (0..6).map(|x| Cell::new(x, 0)).collect();
+        let own: Vec<Cell> = [(0, 5), (1, 5), (3, 5), (4, 5), (0, 7)]
+            .iter()
+            .map(|&(x, y)| Cell::new(x, y))
+            .collect();
+        let pos = setup(rules, &opp, &own, Player::O).unwrap();
+        assert!(!pos.is_over());
+        assert_eq!(pos.to_move(), Player::O);
+    }
+
+    #[test]
+    fn nearest_centre_prefers_the_middle() {
+        let pos = Position::new(Rules::bounded(15, 15, 5).unwrap());
+        assert_eq!(nearest_centre(&pos), Some(Cell::new(7, 7)));
+        let pos = Position::new(Rules::bounded(4, 4, 3).unwrap());
+        assert_eq!(nearest_centre(&pos), Some(Cell::new(1, 1)));
+    }
+
+    #[test]
+    fn opening_three_fits_every_board() {
+        for (w, h) in [(15, 15), (5, 5), (20, 1), (1, 7), (32, 32)] {
+            let rules = Rules::bounded(w, h, 5).unwrap();
+            let cells = opening_three(&rules);
+            assert_eq!(cells.len(), 3, "{w}x{h}");
+            assert!(Position::from_moves(rules, &cells).is_ok(), "{w}x{h}");
+        }
+    }
+}

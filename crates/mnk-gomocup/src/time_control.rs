@@ -1,0 +1,150 @@
+//! How long the brain may think for one move.
+//!
+//! A Gomocup game is lost the moment a move arrives late, so the budget is built from what the
+//! manager says with a safety margin on every side:
+//! - `timeout_turn` caps every move; we keep back a tenth of it (at least
+//!   [`TURN_MARGIN_MIN_MS`], at most [`TURN_MARGIN_MAX_MS`]) for process start-up, pipes and the
+//!   search's own stopping latency. `0` means "play at once".
+//! - `timeout_match`/`time_left` cap the game: of what is left we keep back a reserve and share
+//!   the rest over the moves still to come ([`moves_to_go`]). When the manager sends no
+//!   `time_left` we count our own spending since the last report (or since `START`).
+
+use std::time::Duration;
+
+/// The turn time assumed when the manager never sends `timeout_turn` (a human at a keyboard).
+pub const DEFAULT_TURN_MS: u64 = 5_000;
+/// Least part of `timeout_turn` kept back.
+pub const TURN_MARGIN_MIN_MS: u64 = 30;
+/// Greatest part of `timeout_turn` kept back.
+pub const TURN_MARGIN_MAX_MS: u64 = 1_000;
+/// Least part of the game time left that is never spent.
+pub const GAME_RESERVE_MIN_MS: u64 = 50;
+/// Greatest part of the game time left that is never spent.
+pub const GAME_RESERVE_MAX_MS: u64 = 3_000;
+
+/// The manager's clock settings and what the brain has spent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Milliseconds per move (`0` = play at once).
+    pub turn_ms: u64,
+    /// Milliseconds per game (`0` = no limit).
+    pub match_ms: u64,
+    /// The last `time_left` the manager sent.
+    pub reported_left_ms: Option<u64>,
+    /// Milliseconds the brain spent thinking since that report (or since the game began).
+    pub spent_ms: u64,
+}
+
+impl Default for TimeControl {
+    fn default() -> Self {
+        TimeControl {
+            turn_ms: DEFAULT_TURN_MS,
+            match_ms: 0,
+            reported_left_ms: None,
+            spent_ms: 0,
+        }
+    }
+}
+
+/// How many more moves of ours the game time should be shared over, after `ply` stones.
+#[must_use]
+pub fn moves_to_go(ply: usize) -> u64 {
+    (30u64.saturating_sub(ply as u64 / 2)).clamp(10, 30)
+}
+
+impl TimeControl {
+    /// A new game starts: nothing spent, no report yet (the settings stay).
+    pub fn new_game(&mut self) {
+        self.reported_left_ms = None;
+        self.spent_ms = 0;
+    }
+
+    /// The manager reports the game time left.
+    pub fn report_left(&mut self, ms: u64) {
+        self.reported_left_ms = Some(ms);
+        self.spent_ms = 0;
+    }
+
+    /// The brain spent `ms` on a move.
+    pub fn spend(&mut self, ms: u64) {
+        self.spent_ms = self.spent_ms.saturating_add(ms);
+    }
+
+    /// Game time left as far as we know: the last report less what we spent since, or the
+    /// game's limit less what we spent; `None` when the game has no limit.
+    #[must_use]
+    pub fn game_left_ms(&self) -> Option<u64> {
+        match self.reported_left_ms {
+            Some(left) => Some(left.saturating_sub(self.spent_ms)),
+            None if self.match_ms > 0 => Some(self.match_ms.saturating_sub(self.spent_ms)),
+            None => None,
+        }
+    }
+
+    /// What the next move may spend, with `ply` stones on the board.
+    #[must_use]
+    pub fn budget(&self, ply: usize) -> Duration {
+        let margin = (self.turn_ms / 10).clamp(TURN_MARGIN_MIN_MS, TURN_MARGIN_MAX_MS);
+        let mut ms = self.turn_ms.saturating_sub(margin);
+        if let Some(left) = self.game_left_ms() {
+            let reserve = (left / 10).clamp(GAME_RESERVE_MIN_MS, GAME_RESERVE_MAX_MS);
+            ms = ms.min(left.saturating_sub(reserve) / moves_to_go(ply));
+        }
+        Duration::from_millis(ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(turn_ms: u64, match_ms: u64, left: Option<u64>) -> TimeControl {
+        TimeControl {
+            turn_ms,
+            match_ms,
+            reported_left_ms: left,
+            spent_ms: 0,
+        }
+    }
+
+    #[test]
+    fn the_turn_limit_keeps_a_margin() {
+        assert_eq!(tc(100, 0, None).budget(0), Duration::from_millis(70));
+        assert_eq!(tc(5_000, 0, None).budget(0), Duration::from_millis(4_500));
+        assert_eq!(tc(30_000, 0, None).budget(0), Duration::from_millis(29_000));
+        assert_eq!(tc(0, 0, None).budget(0), Duration::ZERO);
+        assert_eq!(tc(20, 0, None).budget(0), Duration::ZERO);
+    }
+
+    #[test]
+    fn the_game_clock_is_shared_over_the_moves_to_come() {
+        // 180 s per game, 30 s per move: early on the game clock decides.
+        let b = tc(30_000, 180_000, Some(180_000)).budget(0);
+        assert_eq!(b, Duration::from_millis((180_000 - 3_000) / 30));
+        // Almost no time left: spend almost nothing, never more than is left.
+        let b = tc(30_000, 180_000, Some(60)).budget(100);
+        assert_eq!(b, Duration::from_millis(1));
+        assert_eq!(tc(30_000, 180_000, Some(0)).budget(100), Duration::ZERO);
+    }
+
+    #[test]
+    fn without_reports_we_count_our_own_spending() {
+        let mut t = tc(10_000, 20_000, None);
+        t.spend(19_000);
+        assert_eq!(t.game_left_ms(), Some(1_000));
+        assert!(t.budget(10) <= Duration::from_millis(95));
+        t.report_left(5_000);
+        assert_eq!(t.game_left_ms(), Some(5_000));
+        t.spend(1_000);
+        assert_eq!(t.game_left_ms(), Some(4_000));
+        t.new_game();
+        assert_eq!(t.game_left_ms(), Some(20_000));
+    }
+
+    #[test]
+    fn moves_to_go_shrinks_but_not_below_ten() {
+        assert_eq!(moves_to_go(0), 30);
+        assert_eq!(moves_to_go(20), 20);
+        assert_eq!(moves_to_go(200), 10);
+    }
+}

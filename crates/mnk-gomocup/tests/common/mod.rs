@@ -1,0 +1,178 @@
+//! Test helpers shared by the integration tests: deterministic bots and a synchronous runner.
+#![allow(dead_code)]
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use mnk_core::{Cell, Position, Rules};
+use mnk_engine::{Bot, BotError, Choice, Limits, SearchInfo, Value};
+use mnk_gomocup::{Flow, Parser, Session};
+
+/// Plays the free cell nearest the centre (ties: the smaller cell), and reports it as a
+/// one-ply search.
+pub struct Nearest;
+
+pub fn nearest_centre(pos: &Position) -> Option<Cell> {
+    let (w, h) = pos.rules().size()?;
+    let (cx2, cy2) = (i64::from(w) - 1, i64::from(h) - 1);
+    pos.legal_moves().into_iter().min_by_key(|c| {
+        let dx = 2 * i64::from(c.x) - cx2;
+        let dy = 2 * i64::from(c.y) - cy2;
+        (dx * dx + dy * dy, *c)
+    })
+}
+
+impl Bot for Nearest {
+    fn id(&self) -> &'static str {
+        "nearest"
+    }
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        self.choose_with_info(pos, limits, &mut |_| {})
+    }
+    fn choose_with_info(
+        &mut self,
+        pos: &Position,
+        _limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<Choice, BotError> {
+        if pos.is_over() {
+            return Err(BotError::GameOver);
+        }
+        let cell = nearest_centre(pos).ok_or(BotError::GameOver)?;
+        info(&SearchInfo {
+            depth: 1,
+            value: Value::Eval(0),
+            pv: vec![cell],
+            nodes: 1,
+            elapsed_ms: 0,
+        });
+        Ok(Choice::just(cell))
+    }
+}
+
+/// Plays the first free cell of mnk-core's order: bottom row first, left to right. Makes the
+/// row flip between the protocol (rows from the top) and mnk-core (rows from the bottom) visible.
+pub struct BottomLeft;
+
+impl Bot for BottomLeft {
+    fn id(&self) -> &'static str {
+        "bottom-left"
+    }
+    fn choose(&mut self, pos: &Position, _limits: &Limits) -> Result<Choice, BotError> {
+        let cell = pos
+            .legal_moves()
+            .into_iter()
+            .min_by_key(|c| (c.y, c.x))
+            .ok_or(BotError::GameOver)?;
+        Ok(Choice::just(cell))
+    }
+}
+
+/// Thinks until told to stop (by the flag or the deadline), then plays like [`Nearest`].
+pub struct UntilStopped;
+
+impl Bot for UntilStopped {
+    fn id(&self) -> &'static str {
+        "until-stopped"
+    }
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        while !limits.should_stop() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        Nearest.choose(pos, limits)
+    }
+}
+
+/// A swap2 bot that judges every position lost for the side to move (so it always swaps).
+pub struct Pessimist;
+
+impl Bot for Pessimist {
+    fn id(&self) -> &'static str {
+        "pessimist"
+    }
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        let mut c = Nearest.choose(pos, limits)?;
+        c.value = Some(Value::Eval(-1000));
+        Ok(c)
+    }
+}
+
+pub fn maker(name: &str) -> impl Fn(&Rules, Option<u64>) -> Result<Box<dyn Bot>, BotError> + Send {
+    let name = name.to_string();
+    move |_rules: &Rules, _hash: Option<u64>| -> Result<Box<dyn Bot>, BotError> {
+        Ok(match name.as_str() {
+            "nearest" => Box::new(Nearest),
+            "bottom-left" => Box::new(BottomLeft),
+            "until-stopped" => Box::new(UntilStopped),
+            "pessimist" => Box::new(Pessimist),
+            other => panic!("no test bot {other}"),
+        })
+    }
+}
+
+/// What one input line produced.
+#[derive(Debug)]
+pub struct Step {
+    pub line: String,
+    pub replies: Vec<String>,
+}
+
+/// Feeds lines one by one to a session on this thread; stops after `END`.
+pub fn run_sync(bot: &str, lines: &[String]) -> Vec<Step> {
+    let mut parser = Parser::new();
+    let mut session = Session::new(maker(bot));
+    let mut steps = Vec::new();
+    for line in lines {
+        let mut replies = Vec::new();
+        let mut flow = Flow::Continue;
+        if let Some(parsed) = parser.feed(line) {
+            let stop = Arc::new(AtomicBool::new(false));
+            flow = session.handle(parsed, &stop, &mut |l: &str| replies.push(l.to_string()));
+        }
+        steps.push(Step {
+            line: line.clone(),
+            replies,
+        });
+        if flow == Flow::End {
+            break;
+        }
+    }
+    steps
+}
+
+/// Splits text into lines the way the brain does (CR LF, LF, CR; empty lines dropped).
+pub fn split(text: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    mnk_gomocup::stdio::read_lines(text.as_bytes(), |l| {
+        v.push(l.to_string());
+        true
+    })
+    .unwrap();
+    v
+}
+
+/// Whether a reply line has one of the shapes the protocol allows.
+pub fn well_formed(line: &str) -> bool {
+    let is_move = |t: &str| {
+        t.split_once(',').is_some_and(|(x, y)| {
+            !x.is_empty()
+                && !y.is_empty()
+                && x.bytes().all(|b| b.is_ascii_digit())
+                && y.bytes().all(|b| b.is_ascii_digit())
+        })
+    };
+    !line.contains(['\r', '\n'])
+        && (line == "OK"
+            || line == "SWAP"
+            || line == "FORBID ."
+            || line.starts_with("ERROR ")
+            || line.starts_with("UNKNOWN ")
+            || line.starts_with("MESSAGE ")
+            || line.starts_with("name=\"")
+            || (!line.is_empty() && line.split(' ').all(is_move)))
+}
+
+/// Whether a line is a message the manager skips.
+pub fn is_message(line: &str) -> bool {
+    line.starts_with("MESSAGE ") || line.starts_with("DEBUG ")
+}
