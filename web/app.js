@@ -195,7 +195,7 @@ function computerMove() {
       const r = await call('move', { rules: apiRules(game.rules), moves: game.moves, opponent: apiOpponent(game.opponent) }, { signal });
       await pause;
       checkAborted(signal);
-      info = t('computerPlayed', { cell: r.move.cell, details: searchDetails(r) });
+      info = () => t('computerPlayed', { cell: r.move.cell, details: searchDetails(r) });
       applyState(r.state);
     },
     afterChange,
@@ -211,7 +211,7 @@ function autoMove() {
       const r = await call('hint', { rules: apiRules(game.rules), moves: game.moves }, { signal });
       checkAborted(signal);
       const state = await fetchState([...game.moves, r.move.cell], signal);
-      info = t('autoPlayed', { cell: r.move.cell, details: searchDetails(r) });
+      info = () => t('autoPlayed', { cell: r.move.cell, details: searchDetails(r) });
       applyState(state);
     },
     afterChange,
@@ -224,7 +224,7 @@ function askHint() {
     const r = await call('hint', { rules: apiRules(game.rules), moves: game.moves }, { signal });
     checkAborted(signal);
     hint = { x: r.move.x, y: r.move.y, p: game.state.to_move, cell: r.move.cell };
-    info = t('hintIs', { cell: r.move.cell, details: searchDetails(r) });
+    info = () => t('hintIs', { cell: r.move.cell, details: searchDetails(r) });
     render();
   });
 }
@@ -456,7 +456,8 @@ function render() {
   $('banner').hidden = !banner;
   $('banner-text').textContent = banner;
   $('banner').dataset.outcome = outcome.status === 'win' ? `win-${outcome.winner}` : outcome.status;
-  $('info').textContent = info;
+  // Kept as a function so a language switch re-renders it.
+  $('info').textContent = typeof info === 'function' ? info() : info;
 
   // Move list: one row per pair of plies.
   const ol = $('moves');

@@ -46,6 +46,7 @@ for (const vp of VIEWPORTS) {
       await page.waitForFunction(() => document.documentElement.lang === 'ru');
       assert.equal(await page.textContent('#btn-new'), 'Новая игра');
       assert.match(await page.textContent('#status'), /Ваш ход/);
+      assert.match(await page.textContent('#info'), /^Компьютер сходил /);
       assert.equal(await page.getAttribute('#grid [data-cell="a1"]', 'aria-label'), 'a1, пусто');
       await page.click('#btn-new');
       await page.waitForSelector('#dlg-new[open]');

@@ -12,7 +12,7 @@ export default {
   shortcuts: 'Skróty klawiszowe',
   language: 'Język',
   theme: 'Motyw',
-  themeAuto: 'Motyw systemowy',
+  themeAuto: 'Motyw auto',
   themeLight: 'Jasny',
   themeDark: 'Ciemny',
   board: 'Plansza',

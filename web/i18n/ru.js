@@ -12,7 +12,7 @@ export default {
   shortcuts: 'Горячие клавиши',
   language: 'Язык',
   theme: 'Тема',
-  themeAuto: 'Системная тема',
+  themeAuto: 'Авто-тема',
   themeLight: 'Светлая',
   themeDark: 'Тёмная',
   board: 'Доска',
