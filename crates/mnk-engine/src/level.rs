@@ -101,9 +101,15 @@ impl Level {
 
 // ---- Levels 4 to 6 on boards too large to solve: the engine's place. ----
 
-/// The bot for levels 4..=6 on boards the solver does not take.
-fn strong_bot(level: u8, _rules: &Rules, seed: u64) -> Box<dyn Bot> {
-    Box::new(LineCountBot::new(u32::from(level) - 1, seed))
+/// The bot for levels 4..=6 on boards the solver does not take: the engine, searching deeper
+/// with each level (level 6 is limited only by the caller's limits).
+fn strong_bot(level: u8, _rules: &Rules, _seed: u64) -> Box<dyn Bot> {
+    use crate::search::{EngineBot, DEFAULT_HASH_MB};
+    match level {
+        4 => Box::new(EngineBot::capped(Some(4), Some(40_000))),
+        5 => Box::new(EngineBot::capped(Some(8), Some(400_000))),
+        _ => Box::new(EngineBot::new(DEFAULT_HASH_MB)),
+    }
 }
 
 /// The `engine` bot: the strongest search for these rules.

@@ -5,6 +5,7 @@
 //! map ([`weights`]), all behind one [`Bot`] interface. Time and stopping come in through
 //! [`Limits`]; the engine reads no clock of its own, starts no threads and does no I/O.
 
+pub mod bench;
 mod bot;
 pub mod bots;
 pub mod count;

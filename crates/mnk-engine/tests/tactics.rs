@@ -1,33 +1,248 @@
-//! Tactics suite (work in progress).
+//! The tactics suite: positions written as diagrams in `tests/tactics/*.txt`, each with the
+//! move(s) the engine must choose.
+//!
+//! A position reads:
+//!
+//! ```text
+//! ## name
+//! rules: 15x15x5            (any rules mnk-core reads: 15x15x5,exact, infx5, …)
+//! answer: h8 j8             (the engine must play one of these)
+//! avoid: g8                 (optional: moves it must not play)
+//! value: win 5 | win | not-loss | any
+//! proof: vcf                (optional: the line must be a forced win by fours, checked by
+//!                            replaying it on mnk-core's Position)
+//! <diagram: 15 rows for a bounded board, or "@ x,y" then rows for the unbounded one>
+//! ```
+//!
+//! X moves first; the stone counts decide who is to move. `win n` asks for a proven win in
+//! exactly n plies, `win` for any proven win, `not-loss` for anything but a proven loss.
+//!
+//! Every position is searched with the same node budget ([`NODES`], about a second at the
+//! engine's speed in a release build) so the results do not depend on the machine's load.
 
-use mnk_core::{Position, Rules};
+use std::time::Instant;
+
+use mnk_core::{Cell, Player, Position, Rules, DIRECTIONS};
 use mnk_engine::search::Engine;
-use mnk_engine::Limits;
-use std::time::Duration;
+use mnk_engine::{Limits, Value};
+
+/// The node budget of each position.
+const NODES: u64 = 600_000;
+
+struct Puzzle {
+    file: String,
+    name: String,
+    pos: Position,
+    answer: Vec<Cell>,
+    avoid: Vec<Cell>,
+    value: String,
+    vcf_proof: bool,
+}
+
+fn cells(text: &str) -> Vec<Cell> {
+    text.split_whitespace()
+        .map(|c| c.parse().unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+fn load() -> Vec<Puzzle> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tactics");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/tactics")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        for block in text.split("\n## ").skip(1) {
+            let mut lines = block.lines();
+            let name = lines.next().unwrap().trim().to_string();
+            let (mut rules, mut answer, mut avoid, mut value, mut proof) =
+                (None, Vec::new(), Vec::new(), "any".to_string(), false);
+            let mut diagram = String::new();
+            for line in lines {
+                if let Some((key, rest)) = line.split_once(':').filter(|(k, _)| {
+                    ["rules", "answer", "avoid", "value", "proof", "note"].contains(&k.trim())
+                }) {
+                    match key.trim() {
+                        "rules" => rules = Some(rest.trim().parse::<Rules>().unwrap()),
+                        "answer" => answer = cells(rest),
+                        "avoid" => avoid = cells(rest),
+                        "value" => value = rest.trim().to_string(),
+                        "proof" => proof = rest.trim() == "vcf",
+                        _ => {}
+                    }
+                } else {
+                    diagram.push_str(line);
+                    diagram.push('\n');
+                }
+            }
+            let rules = rules.unwrap_or_else(|| panic!("{name}: no rules"));
+            let pos = Position::from_diagram(rules, &diagram)
+                .unwrap_or_else(|e| panic!("{file}: {name}: {e}"));
+            assert!(!answer.is_empty(), "{name}: no answer");
+            out.push(Puzzle {
+                file: file.clone(),
+                name,
+                pos,
+                answer,
+                avoid,
+                value,
+                vcf_proof: proof,
+            });
+        }
+    }
+    out
+}
+
+/// Cells where `player` would complete a winning line right now (checked on the referee).
+fn winning_cells(pos: &Position, player: Player) -> Vec<Cell> {
+    pos.cells_near_stones(1)
+        .into_iter()
+        .filter(|&c| {
+            DIRECTIONS.iter().any(|&(dx, dy)| {
+                let mut run = 1;
+                for s in [1, -1] {
+                    let mut t = c.offset(dx, dy, s);
+                    while pos.stone(t) == Some(player) {
+                        run += 1;
+                        t = t.offset(dx, dy, s);
+                    }
+                }
+                pos.rules().run_wins(run)
+            })
+        })
+        .collect()
+}
+
+/// Replays a claimed VCF on mnk-core's Position: every attacking move but the last must leave
+/// a five to make, every defending move must be the only block (or the attacker has two), and
+/// the line must end in a win for the attacker.
+fn check_vcf(pos: &Position, line: &[Cell]) -> Result<(), String> {
+    let mut p = pos.clone();
+    let attacker = p.to_move();
+    for (i, &m) in line.iter().enumerate() {
+        p.try_play(m).map_err(|e| format!("move {i} {m}: {e}"))?;
+        if p.is_over() {
+            return if p.outcome().winner() == Some(attacker) && i == line.len() - 1 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the game ended at move {i} {m} without the attacker's win"
+                ))
+            };
+        }
+        if i % 2 == 0 {
+            if winning_cells(&p, attacker).is_empty() {
+                return Err(format!("attacking move {m} is not a four"));
+            }
+            if !winning_cells(&p, attacker.opponent()).is_empty() {
+                return Err(format!("after {m} the defender can win"));
+            }
+        } else {
+            let threats = winning_cells(&pos_before(&p), attacker);
+            if threats.len() == 1 && threats[0] != m {
+                return Err(format!("defending move {m} is not the forced block"));
+            }
+        }
+    }
+    Err("the line does not end in a win".into())
+}
+
+fn pos_before(p: &Position) -> Position {
+    let mut q = p.clone();
+    q.undo();
+    q
+}
+
+fn solve(pz: &Puzzle) -> Result<String, String> {
+    let mut engine = Engine::new(16);
+    let limits = Limits::nodes(NODES);
+    let t = Instant::now();
+    let a = engine
+        .analyse(&pz.pos, &limits, &mut |_| {})
+        .map_err(|e| e.to_string())?;
+    let ms = t.elapsed().as_millis();
+    let summary = format!(
+        "{} ({}, depth {}, {} nodes, {} ms) pv {}",
+        a.best,
+        a.value,
+        a.depth,
+        a.nodes,
+        ms,
+        a.pv.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    if !pz.answer.contains(&a.best) {
+        return Err(format!(
+            "played {summary}, wanted one of {:?}",
+            names(&pz.answer)
+        ));
+    }
+    if pz.avoid.contains(&a.best) {
+        return Err(format!("played {summary}, which loses"));
+    }
+    let value_ok = match pz.value.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["any"] => true,
+        ["win"] => matches!(a.value, Value::Win(_)),
+        ["win", n] => a.value == Value::Win(n.parse().unwrap()),
+        ["not-loss"] => !matches!(a.value, Value::Loss(_)),
+        other => return Err(format!("unknown value spec {other:?}")),
+    };
+    if !value_ok {
+        return Err(format!("value: {summary}, wanted {}", pz.value));
+    }
+    if pz.vcf_proof {
+        check_vcf(&pz.pos, &a.pv).map_err(|e| format!("{summary}: not a VCF: {e}"))?;
+    }
+    Ok(summary)
+}
+
+fn names(cells: &[Cell]) -> Vec<String> {
+    cells.iter().map(Cell::to_string).collect()
+}
+
+#[test]
+fn tactics_suite() {
+    let puzzles = load();
+    assert!(puzzles.len() >= 40, "only {} positions", puzzles.len());
+    let mut failures = Vec::new();
+    let start = Instant::now();
+    for pz in &puzzles {
+        match solve(pz) {
+            Ok(s) => println!("ok   {} / {}: {s}", pz.file, pz.name),
+            Err(e) => {
+                println!("FAIL {} / {}: {e}", pz.file, pz.name);
+                failures.push(format!("{} / {}: {e}", pz.file, pz.name));
+            }
+        }
+    }
+    println!(
+        "{} of {} solved in {} ms",
+        puzzles.len() - failures.len(),
+        puzzles.len(),
+        start.elapsed().as_millis()
+    );
+    assert!(failures.is_empty(), "failed:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_vcf_checker_refuses_a_quiet_move() {
+    let rules: Rules = "15x15x5".parse().unwrap();
+    let pos = Position::from_moves(rules, &cells("h8 a1 i8 a2 j8 a3")).unwrap();
+    assert!(check_vcf(&pos, &cells("k8 l8 g8 f8")).is_err());
+    assert!(check_vcf(&pos, &cells("c12")).is_err());
+    let pos = Position::from_moves(rules, &cells("h8 a1 i8 a2 j8 a3 k8 a5")).unwrap();
+    assert!(check_vcf(&pos, &cells("l8")).is_ok());
+}
 
 #[test]
 #[ignore]
-fn speed_report() {
-    let rules: Rules = "15x15x5".parse().unwrap();
-    let moves = "h8 i9 h10 h9 j9 i8 i10 g10 j7 j10 k8 i6 i7 g9 f10";
-    let cells: Vec<_> = moves
-        .split_whitespace()
-        .map(|c| c.parse().unwrap())
-        .collect();
-    let pos = Position::from_moves(rules, &cells).unwrap();
-    println!("{pos}");
-    let mut e = Engine::new(16);
-    let a = e
-        .analyse(&pos, &Limits::time(Duration::from_millis(1000)), &mut |i| {
-            println!(
-                "depth {} value {} nodes {} ms {} pv {:?}",
-                i.depth,
-                i.value,
-                i.nodes,
-                i.elapsed_ms,
-                i.pv.iter().map(|c| c.to_string()).collect::<Vec<_>>()
-            );
-        })
-        .unwrap();
-    println!("{a:?} nps {}", a.nodes * 1000 / a.elapsed_ms.max(1));
+fn bench_report() {
+    println!("{}", mnk_engine::bench::run_bench(None));
 }

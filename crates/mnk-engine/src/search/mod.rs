@@ -223,6 +223,9 @@ impl Engine {
                 }
             }
         }
+        if std::env::var_os("MNK_ENGINE_STATS").is_some() {
+            eprintln!("stats: nodes {} qnodes {}", s.ctl.nodes(), s.qnodes);
+        }
         let root_scores = s.root_scores();
         let board = &s.board;
         let (best, score, pv, depth) = match last {
@@ -290,10 +293,13 @@ pub fn top_moves(pos: &Position, limits: &Limits, n: usize) -> Vec<(Cell, Value)
     Engine::new(4).top_moves(pos, limits, n).unwrap_or_default()
 }
 
-/// The engine as a [`Bot`] (id `engine`).
+/// The engine as a [`Bot`] (id `engine`), optionally capped in depth and nodes (the levels use
+/// caps; the caller's limits apply as well, whichever is tighter).
 #[derive(Debug, Default)]
 pub struct EngineBot {
     engine: Engine,
+    max_depth: Option<u32>,
+    max_nodes: Option<u64>,
 }
 
 impl EngineBot {
@@ -302,7 +308,26 @@ impl EngineBot {
     pub fn new(hash_mb: usize) -> EngineBot {
         EngineBot {
             engine: Engine::new(hash_mb),
+            max_depth: None,
+            max_nodes: None,
         }
+    }
+
+    /// A bot that never searches deeper than `max_depth` or longer than `max_nodes`.
+    #[must_use]
+    pub fn capped(max_depth: Option<u32>, max_nodes: Option<u64>) -> EngineBot {
+        EngineBot {
+            engine: Engine::new(DEFAULT_HASH_MB),
+            max_depth,
+            max_nodes,
+        }
+    }
+}
+
+fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -321,7 +346,10 @@ impl Bot for EngineBot {
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<Choice, BotError> {
-        let a = self.engine.analyse(pos, limits, info)?;
+        let mut limits = limits.clone();
+        limits.max_depth = tighter(limits.max_depth, self.max_depth);
+        limits.max_nodes = tighter(limits.max_nodes, self.max_nodes);
+        let a = self.engine.analyse(pos, &limits, info)?;
         Ok(Choice {
             cell: a.best,
             value: Some(a.value),

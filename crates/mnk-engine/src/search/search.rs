@@ -39,15 +39,13 @@ pub const INFINITY: i32 = MATE + 1;
 pub const ASPIRATION_DEPTH: i32 = 5;
 /// Half-width of the first aspiration window.
 const ASPIRATION_WINDOW: i32 = 80;
-/// Own fours tried in the quiescence search, in depth.
-const QS_FOURS: u32 = 5;
-/// Own fours tried at each quiescence node.
-const QS_WIDTH: usize = 6;
+/// Fours in the VCF tried at the horizon.
+const QS_FOURS: u32 = 3;
 /// Late-move reductions start at this depth and move number.
-const LMR_DEPTH: i32 = 3;
-const LMR_MOVE: usize = 3;
+const LMR_DEPTH: i32 = 2;
+const LMR_MOVE: usize = 2;
 /// Late-move pruning applies up to this depth.
-const LMP_DEPTH: i32 = 4;
+const LMP_DEPTH: i32 = 8;
 /// Fours in the root VCF.
 const ROOT_VCF_FOURS: u32 = 20;
 /// Threats in the root VCT.
@@ -94,12 +92,11 @@ impl<'a> Control<'a> {
     #[inline]
     pub fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if !self.stopped {
-            if self.limits.nodes_exhausted(self.nodes) {
-                self.stopped = true;
-            } else if self.nodes & 1023 == 0 && self.limits.should_stop() {
-                self.stopped = true;
-            }
+        if !self.stopped
+            && (self.limits.nodes_exhausted(self.nodes)
+                || (self.nodes & 1023 == 0 && self.limits.should_stop()))
+        {
+            self.stopped = true;
         }
         self.stopped || self.ceiling.is_some_and(|c| self.nodes >= c)
     }
@@ -155,6 +152,8 @@ pub struct Searcher<'a> {
     root: Vec<RootMove>,
     /// Search every root move with a full window (for ranking moves).
     pub all_root_scores: bool,
+    /// Nodes spent in the quiescence search (statistics).
+    pub qnodes: u64,
 }
 
 impl<'a> Searcher<'a> {
@@ -177,6 +176,7 @@ impl<'a> Searcher<'a> {
             buffers: vec![Vec::new(); MAX_PLY + 2],
             root: Vec::new(),
             all_root_scores: false,
+            qnodes: 0,
         }
     }
 
@@ -505,7 +505,7 @@ impl<'a> Searcher<'a> {
                     -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node)
                 } else {
                     let r = if quiet && depth >= LMR_DEPTH && i >= LMR_MOVE {
-                        1 + i32::from(i >= 8) + i32::from(depth >= 8 && i >= 16)
+                        reduction(depth, i).min(new_depth - 1).max(0)
                     } else {
                         0
                     };
@@ -567,7 +567,8 @@ impl<'a> Searcher<'a> {
 
     /// The horizon: stand pat on the evaluation, or try own fours; forced blocks are always
     /// played.
-    fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32, fours: u32) -> i32 {
+    fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32, fours: u32) -> i32 {
+        self.qnodes += 1;
         if self.board.is_full() {
             return 0;
         }
@@ -601,42 +602,30 @@ impl<'a> Searcher<'a> {
             self.board.undo();
             return score;
         }
+        self.buffers[ply] = moves;
         let stand = evaluate(&self.board);
         if stand >= beta || fours == 0 || self.board.threats_at_least(me, Threat::Block4) == 0 {
-            self.buffers[ply] = moves;
             return stand;
         }
-        alpha = alpha.max(stand);
-        threat_cells(&self.board, me, Threat::Block4, &mut moves);
-        let mut keyed: Vec<(i32, u16)> = moves
-            .iter()
-            .map(|&m| (move_score(&self.board, m), m as u16))
-            .collect();
-        self.buffers[ply] = moves;
-        sort_moves(&mut keyed);
-        let mut best = stand;
-        for &(_, m) in keyed.iter().take(QS_WIDTH) {
-            self.board.play(usize::from(m));
-            let score = -self.quiesce(ply + 1, -beta, -alpha, fours - 1);
-            self.board.undo();
-            if self.ctl.stopped() {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
+        // Own fours at the horizon: a short VCF decides; otherwise the evaluation stands.
+        if let Some(line) = vcf(&mut self.board, &mut self.ctl, self.cache, fours) {
+            return MATE - ply_i - line.len() as i32;
         }
-        best
+        if self.ctl.stopped() {
+            return 0;
+        }
+        stand
     }
 }
 
 /// Quiet moves searched at a shallow non-PV node before the rest are skipped.
 fn late_move_count(depth: i32) -> usize {
-    (3 + depth * depth) as usize
+    (2 + depth * depth / 2) as usize
+}
+
+/// Plies by which a quiet late move is reduced: grows with the logarithms of the depth and of
+/// the move number.
+fn reduction(depth: i32, move_number: usize) -> i32 {
+    let r = (f64::from(depth).ln() * (move_number as f64).ln() / 2.0 + 0.5) as i32;
+    r.max(1)
 }

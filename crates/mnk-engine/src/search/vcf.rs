@@ -204,6 +204,25 @@ pub fn vct(
     Some((line[0], plies, line))
 }
 
+/// Whether the attacker's threat `m` starts a VCT of at most `max_threats` threats (every
+/// defence loses); for listing all winning first moves of a position.
+pub fn vct_move_wins(
+    board: &mut Board,
+    ctl: &mut Control,
+    cache: &mut ThreatCache,
+    m: usize,
+    max_threats: u32,
+) -> bool {
+    if max_threats == 0 {
+        return false;
+    }
+    board.play(m);
+    let won = board.last_move_won()
+        || vct_defend(board, ctl, cache, max_threats - 1, &mut Vec::new()).is_some();
+    board.undo();
+    won
+}
+
 /// VCF depth used inside the VCT.
 const VCT_VCF_FOURS: u32 = 8;
 

@@ -1,0 +1,228 @@
+//! `mnk bench`: a fixed set of positions searched to a fixed depth, one thread, a fixed table
+//! size. The total node count is the engine's signature: a change that alters it changes the
+//! search, and commits that do so record the new `Bench: N` in their message.
+//!
+//! The positions cover the rule sets the engine plays: 15×15 and 20×20 freestyle, exact five,
+//! the unbounded board, and boards with k = 4 and k = 6. Time is measured on the injected
+//! [`SystemClock`] only to report nodes per second; it does not influence the search.
+
+use std::fmt;
+
+use mnk_core::{Cell, Position, Rules};
+
+use crate::search::Engine;
+use crate::{Clock, Limits, SystemClock, Value};
+
+/// Depth searched when none is given.
+pub const DEFAULT_BENCH_DEPTH: u32 = 8;
+/// Transposition table size used by the bench, in megabytes.
+pub const BENCH_HASH_MB: usize = 16;
+
+/// One bench position: a name, the rules and the moves that lead to it.
+#[derive(Clone, Copy, Debug)]
+pub struct BenchPosition {
+    /// What the position is.
+    pub name: &'static str,
+    /// Rules in the form `Rules` parses.
+    pub rules: &'static str,
+    /// The game record leading to the position.
+    pub moves: &'static str,
+}
+
+/// The bench positions.
+pub const POSITIONS: [BenchPosition; 8] = [
+    BenchPosition {
+        name: "15x15 middle game",
+        rules: "15x15x5",
+        moves: "h8 i9 h10 h9 j9 i8 i10 g10 j7 j10 k8 i6 i7 g9 f10",
+    },
+    BenchPosition {
+        name: "15x15 quiet middle game",
+        rules: "15x15x5",
+        moves: "h8 h9 i9 g7 j10 k11 i10 i8 j8 k7 g10 h10 j11 j9 k12",
+    },
+    BenchPosition {
+        name: "15x15 opening",
+        rules: "15x15x5",
+        moves: "h8 i9 g9 i7",
+    },
+    BenchPosition {
+        name: "20x20 freestyle",
+        rules: "20x20x5",
+        moves: "k10 l11 k11 k12 j10 l10 m11 l12 l9 j11 i9 m13 n14 h8",
+    },
+    BenchPosition {
+        name: "15x15 exact five",
+        rules: "15x15x5,exact",
+        moves: "h8 g9 i9 g7 g8 i7 f9 h7 j7 e10 j10 k11 j9 j8",
+    },
+    BenchPosition {
+        name: "unbounded five",
+        rules: "infx5",
+        moves: "0,0 1,1 -1,1 1,-1 0,2 2,0",
+    },
+    BenchPosition {
+        name: "7x7 four in a row",
+        rules: "7x7x4",
+        moves: "d4 e5 c5",
+    },
+    BenchPosition {
+        name: "19x19 six in a row",
+        rules: "19x19x6",
+        moves: "j10 k11 k10 j11 l10 i10 m10 n10 l11 k9 l9 l12 j9 m8",
+    },
+];
+
+/// The result of one bench position.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// The position's name.
+    pub name: &'static str,
+    /// Its rules.
+    pub rules: &'static str,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds taken.
+    pub ms: u64,
+    /// The move found.
+    pub best: Cell,
+    /// Its value.
+    pub value: Value,
+}
+
+impl BenchLine {
+    /// Nodes per second (nodes when under a millisecond).
+    #[must_use]
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.ms.max(1)
+    }
+}
+
+/// Everything the bench measured.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    /// Depth asked for.
+    pub depth: u32,
+    /// One line per position.
+    pub lines: Vec<BenchLine>,
+}
+
+impl BenchReport {
+    /// Total nodes: the bench signature.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.lines.iter().map(|l| l.nodes).sum()
+    }
+
+    /// Total milliseconds.
+    #[must_use]
+    pub fn ms(&self) -> u64 {
+        self.lines.iter().map(|l| l.ms).sum()
+    }
+
+    /// Overall nodes per second.
+    #[must_use]
+    pub fn nps(&self) -> u64 {
+        self.nodes() * 1000 / self.ms().max(1)
+    }
+}
+
+impl fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{:<26} {:<14} {:>5} {:>10} {:>7} {:>10}  {:<6} value",
+            "position", "rules", "depth", "nodes", "ms", "nodes/s", "move"
+        )?;
+        for l in &self.lines {
+            writeln!(
+                f,
+                "{:<26} {:<14} {:>5} {:>10} {:>7} {:>10}  {:<6} {}",
+                l.name,
+                l.rules,
+                l.depth,
+                l.nodes,
+                l.ms,
+                l.nps(),
+                l.best.to_string(),
+                l.value
+            )?;
+        }
+        writeln!(
+            f,
+            "Total: {} nodes in {} ms, {} nodes/s (depth {})",
+            self.nodes(),
+            self.ms(),
+            self.nps(),
+            self.depth
+        )?;
+        write!(f, "Bench: {}", self.nodes())
+    }
+}
+
+/// The position of a bench entry.
+///
+/// # Panics
+/// If the built-in record is not legal (a test guards against that).
+#[must_use]
+pub fn bench_position(p: &BenchPosition) -> Position {
+    let rules: Rules = p.rules.parse().expect("bench rules");
+    let moves: Vec<Cell> = p
+        .moves
+        .split_whitespace()
+        .map(|c| c.parse().expect("bench cell"))
+        .collect();
+    Position::from_moves(rules, &moves).expect("bench record")
+}
+
+/// Searches every bench position to `depth` (default [`DEFAULT_BENCH_DEPTH`]) with a fresh
+/// engine and a [`BENCH_HASH_MB`] table.
+#[must_use]
+pub fn run_bench(depth: Option<u32>) -> BenchReport {
+    let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH).max(1);
+    let clock = SystemClock::new();
+    let mut engine = Engine::new(BENCH_HASH_MB);
+    let mut lines = Vec::new();
+    for p in &POSITIONS {
+        let pos = bench_position(p);
+        let start = clock.now_ms();
+        let a = engine
+            .analyse(&pos, &Limits::depth(depth), &mut |_| {})
+            .expect("bench positions are not over");
+        lines.push(BenchLine {
+            name: p.name,
+            rules: p.rules,
+            depth: a.depth,
+            nodes: a.nodes,
+            ms: clock.now_ms() - start,
+            best: a.best,
+            value: a.value,
+        });
+    }
+    BenchReport { depth, lines }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_positions_are_legal_and_open() {
+        for p in &POSITIONS {
+            assert!(!bench_position(p).is_over(), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn shallow_bench_is_reproducible() {
+        let a = run_bench(Some(3));
+        let b = run_bench(Some(3));
+        assert_eq!(a.nodes(), b.nodes());
+        assert!(a.to_string().ends_with(&format!("Bench: {}", a.nodes())));
+        for (x, y) in a.lines.iter().zip(&b.lines) {
+            assert_eq!((x.best, x.value), (y.best, y.value));
+        }
+    }
+}
