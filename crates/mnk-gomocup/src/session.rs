@@ -17,7 +17,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mnk_core::{
-    Board, Cell, Outcome, PlayError, Player, Position, Rules, RulesError, Win, MAX_SIDE,
+    Board, Cell, DiagramError, Outcome, PlayError, Player, Position, Rules, RulesError, Win,
+    MAX_SIDE,
 };
 use mnk_engine::{Bot, BotError, Choice, Deadline, Limits, SearchInfo, Value};
 
@@ -35,6 +36,8 @@ pub const RULE_CONTINUOUS: u32 = 2;
 pub const RULE_RENJU: u32 = 4;
 /// `INFO rule` flag: caro (not supported).
 pub const RULE_CARO: u32 = 8;
+/// Megabytes of hash table per second of `timeout_turn` (see `Session::hash_bytes`).
+pub const HASH_MB_PER_SECOND: u64 = 40;
 /// In a swap2 decision, take the other colour when our side is worse than this evaluation.
 pub const SWAP_MARGIN: i32 = 150;
 
@@ -285,6 +288,10 @@ impl Session {
         self.frame = Some(frame);
         self.stones.clear();
         self.time.new_game();
+        // Make the bot now, while no clock runs, rather than at the first move.
+        if let Ok(rules) = self.rules() {
+            let _ = self.bot_for(rules);
+        }
         Ok(())
     }
 
@@ -399,8 +406,41 @@ impl Session {
         Ok((pos, brain))
     }
 
-    /// How the game ended, if the stones hold a winning line or fill the board (whoever is to
-    /// move); `None` when it goes on or the rules or stones are not playable.
+    /// The bot for `rules` with the current hash size, made anew only when either changed.
+    fn bot_for(&mut self, rules: Rules) -> Result<&mut Box<dyn Bot>, SessionError> {
+        let hash_bytes = Some(self.hash_bytes());
+        let fresh = !matches!(&self.bot, Some(c) if c.rules == rules && c.hash_bytes == hash_bytes);
+        if fresh {
+            let bot = self
+                .maker
+                .make(&rules, hash_bytes)
+                .map_err(|e| SessionError::Engine(e.to_string()))?;
+            self.bot = Some(CachedBot {
+                rules,
+                hash_bytes,
+                bot,
+            });
+        }
+        Ok(&mut self.bot.as_mut().expect("bot made above").bot)
+    }
+
+    /// The size of the bot's hash table: no more than half of `max_memory` (the rest is for
+    /// everything else), and no more than the move time can use. A table is cleared when it is
+    /// made, at about a millisecond per megabyte, and a short search cannot fill a large one, so
+    /// the table grows with `timeout_turn` by [`HASH_MB_PER_SECOND`].
+    fn hash_bytes(&self) -> u64 {
+        const MB: u64 = 1 << 20;
+        let by_time = (self.time.turn_ms.saturating_mul(HASH_MB_PER_SECOND) / 1000).max(1) * MB;
+        let by_memory = if self.max_memory > 0 {
+            self.max_memory / 2
+        } else {
+            u64::MAX
+        };
+        by_time.min(by_memory).max(MB)
+    }
+
+    /// How the game ended, if the stones hold a winning line or fill the board, the opponent to
+    /// move; `None` when it goes on or the rules or stones are not playable.
     fn game_over(&self) -> Option<String> {
         let frame = self.frame?;
         let rules = self.rules().ok()?;
@@ -412,7 +452,8 @@ impl Session {
                 .collect::<Vec<Cell>>()
         };
         let (own, opponent) = (cells(Field::Own), cells(Field::Opponent));
-        let result = if own.len() >= opponent.len() {
+        // It is the opponent's turn: with equal counts the opponent began.
+        let result = if own.len() > opponent.len() {
             setup(rules, &own, &opponent, Player::X)
         } else {
             setup(rules, &opponent, &own, Player::O)
@@ -431,30 +472,17 @@ impl Session {
         out: &mut dyn FnMut(&str),
     ) -> Result<Choice, SessionError> {
         let frame = self.frame.ok_or(SessionError::NoBoard)?;
-        let rules = *pos.rules();
-        // Leave half of the memory limit to everything that is not the hash table.
-        let hash_bytes = (self.max_memory > 0).then_some(self.max_memory / 2);
-        let fresh = !matches!(&self.bot, Some(c) if c.rules == rules && c.hash_bytes == hash_bytes);
-        if fresh {
-            let bot = self
-                .maker
-                .make(&rules, hash_bytes)
-                .map_err(|e| SessionError::Engine(e.to_string()))?;
-            self.bot = Some(CachedBot {
-                rules,
-                hash_bytes,
-                bot,
-            });
-        }
-        let cached = self.bot.as_mut().expect("bot made above");
+        // The clock runs from the request, so making the bot (and its tables) counts too.
+        let deadline = Deadline::from_now(self.time.budget(pos.ply()));
+        let started = Instant::now();
         let limits = Limits {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
-            deadline: Some(Deadline::from_now(self.time.budget(pos.ply()))),
+            deadline: Some(deadline),
             stop: Some(Arc::clone(stop)),
         };
-        let started = Instant::now();
-        let result = cached.bot.choose_with_info(pos, &limits, &mut |info| {
+        let bot = self.bot_for(*pos.rules())?;
+        let result = bot.choose_with_info(pos, &limits, &mut |info| {
             out(&info_message(frame, info));
         });
         self.time.spend(started.elapsed().as_millis() as u64);
@@ -712,8 +740,10 @@ fn setup(
         .rev()
         .map(|r| String::from_utf8_lossy(r).into_owned())
         .collect();
-    let pos = Position::from_diagram(rules, &text.join("\n"))
-        .map_err(|e| SessionError::Unreachable(e.to_string()))?;
+    let pos = Position::from_diagram(rules, &text.join("\n")).map_err(|e| match e {
+        DiagramError::Unreachable(why) => SessionError::Unreachable(why),
+        other => SessionError::Unreachable(other.to_string()),
+    })?;
     if pos.is_over() {
         return Err(SessionError::GameOver(describe_end(&pos, Some(brain))));
     }

@@ -147,12 +147,15 @@ fn plays_a_short_game_then_stops_and_ends_on_command() {
     let answer = brain.answer(Duration::from_secs(5));
     pos.try_play(cell(&answer)).unwrap();
 
-    // A long search, stopped by YXSTOP: the move comes at once.
+    // A long search on a quiet board (nothing to prove, so only a stop ends it), stopped by
+    // YXSTOP: the move comes at once.
+    brain.send("RESTART");
+    assert_eq!(brain.answer(Duration::from_secs(2)), "OK");
     brain.send("INFO timeout_turn 60000");
     brain.send("INFO time_left 1000000");
-    let ours = opponent_move(&pos);
-    pos.play(ours);
-    brain.send(&format!("TURN {}", coord(ours)));
+    for line in ["BOARD", "7,7,2", "DONE"] {
+        brain.send(line);
+    }
     std::thread::sleep(Duration::from_millis(300));
     assert!(
         brain.lines.try_iter().all(|l| l.starts_with("MESSAGE")),
@@ -162,11 +165,12 @@ fn plays_a_short_game_then_stops_and_ends_on_command() {
     brain.send("YXSTOP");
     let answer = brain.answer(Duration::from_secs(1));
     assert!(stopped.elapsed() < Duration::from_secs(1));
+    let mut pos = Position::new(Rules::bounded(15, 15, 5).unwrap());
+    pos.play(cell("7,7"));
     pos.try_play(cell(&answer)).unwrap();
 
     // Another long search, interrupted by END: the brain exits within a second, silently.
     let ours = opponent_move(&pos);
-    pos.play(ours);
     brain.send(&format!("TURN {}", coord(ours)));
     std::thread::sleep(Duration::from_millis(300));
     assert!(

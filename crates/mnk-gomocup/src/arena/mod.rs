@@ -1,0 +1,816 @@
+//! `mnk match`: two players, many games, one referee.
+//!
+//! A player is one of our bots in this process (any [`BotSpec`]: `level6`, `weights`,
+//! `alphabeta:2`, …) or an external engine (`engine:N`, the N-th `--engine` command line, from
+//! 0) driven through the Gomocup protocol, one process per game. mnk-core is the referee: it
+//! checks every move and decides wins and draws. An illegal move, a move later than the move
+//! time plus a tolerance, a crash or an answer that breaks the protocol loses the game, and the
+//! reason is kept with the game. Games start from openings (a file, or generated from the seed);
+//! each opening is played twice with the players' sides swapped, so that the first-move advantage
+//! cancels out. Games can run side by side (`--concurrency`).
+
+pub mod elo;
+pub mod engine;
+pub mod openings;
+
+use std::fmt;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use mnk_core::{Cell, Outcome, Player, Position, Record, Rules, Win, MAX_SIDE};
+use mnk_engine::bots::{create, BotSpec};
+use mnk_engine::{Bot, Deadline, Limits};
+
+use crate::time_control::TimeControl;
+use engine::{Engine, EngineSettings};
+
+/// Games on a board without borders end as a draw after this many moves.
+pub const MAX_PLIES: usize = 1_000;
+
+/// The options of `mnk match`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MatchArgs {
+    /// The first player: a bot or level (level6, weights, alphabeta:2, …) or engine:N, the N-th
+    /// --engine (counting from 0).
+    pub a: String,
+    /// The second player, written like the first.
+    pub b: String,
+    /// Number of games (each opening is played twice, the players swapping sides).
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// The rules: 15x15x5, 15x15x5,exact, gomoku15, infx5, … (external engines need a bounded
+    /// board, five in a row, X first).
+    #[arg(long, default_value = "gomoku15")]
+    pub rules: Rules,
+    /// Time per move in milliseconds (sent as INFO timeout_turn).
+    #[arg(long = "time-ms", default_value_t = 200)]
+    pub time_ms: u64,
+    /// Time per game and player in milliseconds, 0 for none (INFO timeout_match/time_left).
+    #[arg(long = "game-ms", default_value_t = 0)]
+    pub game_ms: u64,
+    /// How much later than its time a move may come before it loses on time, in milliseconds.
+    #[arg(long = "tolerance-ms", default_value_t = 200)]
+    pub tolerance_ms: u64,
+    /// A file of openings, one game record per line (h8 i9 h10); default: generated from --seed.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// An external engine's command line (repeatable); players name them engine:0, engine:1, …
+    #[arg(long = "engine", value_name = "CMD")]
+    pub engines: Vec<String>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Seed for generated openings and for the bots' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Memory for each external engine in MB (INFO max_memory), 0 for no limit.
+    #[arg(long = "memory-mb", default_value_t = 350)]
+    pub memory_mb: u64,
+    /// Save the games to this file, one line per game.
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// Do not print a line per game while the match runs.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl MatchArgs {
+    /// The defaults of the command line for players `a` and `b`.
+    #[must_use]
+    pub fn new(a: &str, b: &str) -> MatchArgs {
+        MatchArgs {
+            a: a.to_string(),
+            b: b.to_string(),
+            games: 10,
+            rules: mnk_core::Preset::Gomoku15.rules(),
+            time_ms: 200,
+            game_ms: 0,
+            tolerance_ms: 200,
+            openings: None,
+            engines: Vec::new(),
+            concurrency: 1,
+            seed: 1,
+            memory_mb: 350,
+            save: None,
+            quiet: false,
+        }
+    }
+}
+
+/// Why a match could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// A player that is neither a bot nor `engine:N`.
+    #[error("'{text}' is not a player: {reason}")]
+    Player {
+        /// The player as written.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+    /// `engine:N` without an N-th `--engine`.
+    #[error("engine:{index} needs at least {} --engine command line(s); {count} given", index + 1)]
+    NoSuchEngine {
+        /// The index asked for.
+        index: usize,
+        /// The number of `--engine` options.
+        count: usize,
+    },
+    /// External engines cannot play these rules.
+    #[error("external engines play five in a row on a bounded board of at most {MAX_SIDE}x{MAX_SIDE}, X first; {0} is not such a game")]
+    RulesForEngines(String),
+    /// An external engine did not start or did not answer `START`.
+    #[error("engine '{command}' cannot play: {reason}")]
+    EngineStart {
+        /// The command line.
+        command: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The openings file cannot be used.
+    #[error("openings file {path}{}: {reason}", if *line > 0 { format!(", line {line}") } else { String::new() })]
+    Openings {
+        /// The file.
+        path: String,
+        /// 1-based line, 0 for the whole file.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A setting out of range.
+    #[error("{0}")]
+    Settings(String),
+    /// The games could not be saved.
+    #[error("cannot save the games to {path}: {reason}")]
+    Save {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        reason: String,
+    },
+}
+
+/// How a player broke the rules of the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FaultKind {
+    /// A move off the board or on a taken cell.
+    Illegal,
+    /// No move within the move time plus the tolerance.
+    Timeout,
+    /// The process could not start or exited, or the bot failed.
+    Crash,
+    /// An answer that is not what the protocol expects.
+    Protocol,
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FaultKind::Illegal => "illegal move",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Crash => "crash",
+            FaultKind::Protocol => "protocol error",
+        })
+    }
+}
+
+/// A fault and what exactly happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// The kind.
+    pub kind: FaultKind,
+    /// The details, for people.
+    pub detail: String,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A player made a winning line.
+    Line(Player),
+    /// The board filled up.
+    FullBoard,
+    /// A game without borders reached [`MAX_PLIES`].
+    MoveLimit,
+    /// A player lost by a fault.
+    Fault(Player, Fault),
+}
+
+/// One game of a match.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// 1-based game number.
+    pub number: usize,
+    /// The player who had X (the side that began the opening).
+    pub x: String,
+    /// The player who had O.
+    pub o: String,
+    /// Whether the match's first player (A) had X.
+    pub a_is_x: bool,
+    /// Stones of the opening (the first moves of `moves`).
+    pub opening_plies: usize,
+    /// Every move, the opening included.
+    pub moves: Vec<Cell>,
+    /// How it ended.
+    pub ending: Ending,
+    /// The longest move of A and of B, in milliseconds.
+    pub longest_ms: [u64; 2],
+    /// How far A's and B's in-process bots went past the deadline they were given, at worst, in
+    /// milliseconds (0 for external engines, whose deadline the referee does not see).
+    pub overrun_ms: [u64; 2],
+}
+
+impl GameRecord {
+    /// The winner, if any.
+    #[must_use]
+    pub fn winner(&self) -> Option<Player> {
+        match &self.ending {
+            Ending::Line(p) => Some(*p),
+            Ending::Fault(p, _) => Some(p.opponent()),
+            Ending::FullBoard | Ending::MoveLimit => None,
+        }
+    }
+
+    /// The match's first player's score: 1, ½ or 0.
+    #[must_use]
+    pub fn a_score(&self) -> f64 {
+        let a = if self.a_is_x { Player::X } else { Player::O };
+        match self.winner() {
+            Some(w) if w == a => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`, X first.
+    #[must_use]
+    pub fn result(&self) -> &'static str {
+        match self.winner() {
+            Some(Player::X) => "1-0",
+            Some(Player::O) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// How the game ended, in words.
+    #[must_use]
+    pub fn reason(&self) -> String {
+        match &self.ending {
+            Ending::Line(p) => format!("{p} made a winning line"),
+            Ending::FullBoard => "the board is full".into(),
+            Ending::MoveLimit => format!("{MAX_PLIES} moves without a winner"),
+            Ending::Fault(p, f) => format!("{p} lost by {}: {}", f.kind, f.detail),
+        }
+    }
+
+    /// The line `--save` writes: number, X, O, result, reason and record, separated by tabs.
+    #[must_use]
+    pub fn save_line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\t{}",
+            self.number,
+            self.x,
+            self.o,
+            self.result(),
+            self.reason(),
+            Record(self.moves.clone())
+        )
+    }
+}
+
+impl fmt::Display for GameRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}: {} (X) - {} (O) {}, {} after {} moves",
+            self.number,
+            self.x,
+            self.o,
+            self.result(),
+            self.reason(),
+            self.moves.len()
+        )
+    }
+}
+
+/// The outcome of a match, from the first player's side.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// The first player's name.
+    pub a: String,
+    /// The second player's name.
+    pub b: String,
+    /// The rules played.
+    pub rules: Rules,
+    /// Milliseconds per move.
+    pub time_ms: u64,
+    /// Every game, in order.
+    pub games: Vec<GameRecord>,
+    /// Wall time of the match.
+    pub elapsed: Duration,
+}
+
+impl MatchReport {
+    /// Wins, draws and losses of the first player.
+    #[must_use]
+    pub fn wdl(&self) -> (usize, usize, usize) {
+        let mut wdl = (0, 0, 0);
+        for g in &self.games {
+            let a = if g.a_is_x { Player::X } else { Player::O };
+            match g.winner() {
+                Some(w) if w == a => wdl.0 += 1,
+                Some(_) => wdl.2 += 1,
+                None => wdl.1 += 1,
+            }
+        }
+        wdl
+    }
+
+    /// The first player's score as a fraction of the games.
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        let (w, d, l) = self.wdl();
+        let n = (w + d + l).max(1) as f64;
+        (w as f64 + d as f64 / 2.0) / n
+    }
+
+    /// How many games were lost by a fault of this kind.
+    #[must_use]
+    pub fn faults(&self, kind: FaultKind) -> usize {
+        self.games
+            .iter()
+            .filter(|g| matches!(&g.ending, Ending::Fault(_, f) if f.kind == kind))
+            .count()
+    }
+}
+
+impl fmt::Display for MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (w, d, l) = self.wdl();
+        writeln!(
+            f,
+            "{} vs {}: {} games of {} at {} ms per move ({:.1} s)",
+            self.a,
+            self.b,
+            self.games.len(),
+            self.rules,
+            self.time_ms,
+            self.elapsed.as_secs_f64()
+        )?;
+        writeln!(
+            f,
+            "W/D/L {w}/{d}/{l} for {}: score {:.1}%",
+            self.a,
+            100.0 * self.score()
+        )?;
+        if let Some((e, m)) = elo::elo_with_margin(w, d, l) {
+            let margin = if m.is_finite() {
+                format!("{m:.0}")
+            } else {
+                "inf".into()
+            };
+            writeln!(f, "Elo difference: {} ± {margin} (95%)", elo::show(e))?;
+        }
+        let lines = self
+            .games
+            .iter()
+            .filter(|g| matches!(g.ending, Ending::Line(_)))
+            .count();
+        let full = self.games.len()
+            - lines
+            - self
+                .games
+                .iter()
+                .filter(|g| matches!(g.ending, Ending::Fault(..)))
+                .count();
+        writeln!(
+            f,
+            "Endings: {lines} winning lines, {full} draws, {} illegal moves, {} timeouts, {} crashes, {} protocol errors",
+            self.faults(FaultKind::Illegal),
+            self.faults(FaultKind::Timeout),
+            self.faults(FaultKind::Crash),
+            self.faults(FaultKind::Protocol)
+        )?;
+        let worst = |i: usize, pick: fn(&GameRecord) -> [u64; 2]| {
+            self.games.iter().map(|g| pick(g)[i]).max().unwrap_or(0)
+        };
+        writeln!(
+            f,
+            "Longest move: {} {} ms, {} {} ms; worst deadline overrun (in-process bots): {} ms, {} ms",
+            self.a,
+            worst(0, |g| g.longest_ms),
+            self.b,
+            worst(1, |g| g.longest_ms),
+            worst(0, |g| g.overrun_ms),
+            worst(1, |g| g.overrun_ms)
+        )?;
+        for g in &self.games {
+            if let Ending::Fault(..) = g.ending {
+                writeln!(f, "  {g}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A player as the match sees it.
+#[derive(Clone, Debug)]
+enum PlayerSpec {
+    Bot(BotSpec),
+    Engine(String),
+}
+
+/// One side of a game in progress.
+enum Seat {
+    Bot(Box<dyn Bot>),
+    Engine(Engine),
+}
+
+fn parse_player(text: &str, engines: &[String]) -> Result<(PlayerSpec, String), MatchError> {
+    let t = text.trim();
+    if let Some(n) = t.strip_prefix("engine:") {
+        if let Ok(index) = n.trim().parse::<usize>() {
+            let command = engines.get(index).ok_or(MatchError::NoSuchEngine {
+                index,
+                count: engines.len(),
+            })?;
+            let program = engine::split_command(command)
+                .first()
+                .map(|p| {
+                    std::path::Path::new(p)
+                        .file_name()
+                        .map_or(p.clone(), |f| f.to_string_lossy().into_owned())
+                })
+                .unwrap_or_default();
+            return Ok((
+                PlayerSpec::Engine(command.clone()),
+                format!("engine:{index} ({program})"),
+            ));
+        }
+    }
+    let spec: BotSpec = t
+        .parse()
+        .map_err(|e: mnk_engine::BotError| MatchError::Player {
+            text: t.to_string(),
+            reason: format!("{e}; or engine:N for the N-th --engine"),
+        })?;
+    Ok((PlayerSpec::Bot(spec), spec.to_string()))
+}
+
+fn engine_settings(args: &MatchArgs) -> EngineSettings {
+    EngineSettings {
+        turn_ms: args.time_ms,
+        match_ms: args.game_ms,
+        max_memory: args.memory_mb.saturating_mul(1 << 20),
+    }
+}
+
+/// Plays the match and prints a line per game to standard error (unless `quiet`).
+pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
+    let quiet = args.quiet;
+    run_match_with(args, &|g: &GameRecord| {
+        if !quiet {
+            eprintln!("{g}");
+        }
+    })
+}
+
+/// Plays the match, calling `on_game` as each game ends (from any thread).
+pub fn run_match_with(
+    args: &MatchArgs,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<MatchReport, MatchError> {
+    if args.games == 0 {
+        return Err(MatchError::Settings("--games must be at least 1".into()));
+    }
+    if !(1..=64).contains(&args.concurrency) {
+        return Err(MatchError::Settings(
+            "--concurrency must be from 1 to 64".into(),
+        ));
+    }
+    if args.time_ms == 0 {
+        return Err(MatchError::Settings("--time-ms must be at least 1".into()));
+    }
+    let rules = args.rules;
+    let (a, a_name) = parse_player(&args.a, &args.engines)?;
+    let (b, b_name) = parse_player(&args.b, &args.engines)?;
+    let players = [a, b];
+
+    // Check every player before the first game.
+    for (spec, text) in players.iter().zip([&args.a, &args.b]) {
+        match spec {
+            PlayerSpec::Bot(s) => {
+                create(s, &rules, 0).map_err(|e| MatchError::Player {
+                    text: text.clone(),
+                    reason: e.to_string(),
+                })?;
+            }
+            PlayerSpec::Engine(command) => {
+                let fits = rules.k() == 5
+                    && rules.first() == Player::X
+                    && rules
+                        .size()
+                        .is_some_and(|(w, h)| w <= MAX_SIDE && h <= MAX_SIDE)
+                    && matches!(rules.win(), Win::Freestyle | Win::Exact);
+                if !fits {
+                    return Err(MatchError::RulesForEngines(rules.to_string()));
+                }
+                Engine::start(command, &rules, engine_settings(args))
+                    .map_err(|f| MatchError::EngineStart {
+                        command: command.clone(),
+                        reason: format!("{}: {}", f.kind, f.detail),
+                    })?
+                    .end();
+            }
+        }
+    }
+
+    let pairs = args.games.div_ceil(2);
+    let openings = match &args.openings {
+        Some(path) => openings::from_file(path, &rules)?,
+        None => openings::generate(&rules, pairs, args.seed),
+    };
+    let mut save = match &args.save {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| MatchError::Save {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?),
+        None => None,
+    };
+
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; args.games]);
+    let names = [a_name.as_str(), b_name.as_str()];
+    std::thread::scope(|scope| {
+        for _ in 0..args.concurrency.min(args.games) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= args.games {
+                    break;
+                }
+                let opening = &openings[(i / 2) % openings.len()];
+                let record = play_game(args, &players, names, i, opening);
+                on_game(&record);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(record);
+            });
+        }
+    });
+    let games: Vec<GameRecord> = results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect();
+
+    if let (Some(file), Some(path)) = (&mut save, &args.save) {
+        let text: String = games.iter().map(|g| g.save_line() + "\n").collect();
+        file.write_all(text.as_bytes())
+            .map_err(|e| MatchError::Save {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            })?;
+    }
+    Ok(MatchReport {
+        a: a_name.clone(),
+        b: b_name.clone(),
+        rules,
+        time_ms: args.time_ms,
+        games,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Plays game `index` (0-based) from `opening`: A has X in even games, O in odd ones.
+fn play_game(
+    args: &MatchArgs,
+    players: &[PlayerSpec; 2],
+    names: [&str; 2],
+    index: usize,
+    opening: &[Cell],
+) -> GameRecord {
+    let rules = args.rules;
+    let a_is_x = index % 2 == 0;
+    // seat_of[Player::index()] = which match player (0 = A, 1 = B) sits there.
+    let seat_of = if a_is_x { [0, 1] } else { [1, 0] };
+    let mut record = GameRecord {
+        number: index + 1,
+        x: names[seat_of[0]].to_string(),
+        o: names[seat_of[1]].to_string(),
+        a_is_x,
+        opening_plies: opening.len(),
+        moves: opening.to_vec(),
+        ending: Ending::FullBoard,
+        longest_ms: [0, 0],
+        overrun_ms: [0, 0],
+    };
+    let mut pos = match Position::from_moves(rules, opening) {
+        Ok(pos) => pos,
+        Err((n, e)) => {
+            // Openings were checked when they were read; this cannot happen.
+            record.ending = Ending::Fault(
+                if n % 2 == 0 { Player::X } else { Player::O },
+                Fault {
+                    kind: FaultKind::Illegal,
+                    detail: format!("the opening is illegal: {e}"),
+                },
+            );
+            return record;
+        }
+    };
+
+    // Seat both players; a player that cannot start loses.
+    let mut seats: Vec<Seat> = Vec::with_capacity(2);
+    for side in [Player::X, Player::O] {
+        let who = seat_of[side.index()];
+        let seed = args
+            .seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add((index * 2 + who) as u64);
+        let seat = match &players[who] {
+            PlayerSpec::Bot(spec) => create(spec, &rules, seed)
+                .map(Seat::Bot)
+                .map_err(|e| Fault {
+                    kind: FaultKind::Crash,
+                    detail: e.to_string(),
+                }),
+            PlayerSpec::Engine(command) => {
+                Engine::start(command, &rules, engine_settings(args)).map(Seat::Engine)
+            }
+        };
+        match seat {
+            Ok(s) => seats.push(s),
+            Err(fault) => {
+                record.ending = Ending::Fault(side, fault);
+                return record;
+            }
+        }
+    }
+
+    let mut left_ms = [args.game_ms; 2];
+    let ending = loop {
+        match pos.outcome() {
+            Outcome::Win { winner, .. } => break Ending::Line(*winner),
+            Outcome::Draw => break Ending::FullBoard,
+            Outcome::Ongoing => {}
+        }
+        if !rules.is_bounded() && pos.ply() >= MAX_PLIES {
+            break Ending::MoveLimit;
+        }
+        let side = pos.to_move();
+        let who = seat_of[side.index()];
+        let allowed_ms = if args.game_ms > 0 {
+            args.time_ms.min(left_ms[side.index()])
+        } else {
+            args.time_ms
+        };
+        let game_left = (args.game_ms > 0).then_some(left_ms[side.index()]);
+        let start = Instant::now();
+        let answer = match &mut seats[side.index()] {
+            Seat::Bot(bot) => {
+                let tc = TimeControl {
+                    turn_ms: args.time_ms,
+                    match_ms: args.game_ms,
+                    reported_left_ms: game_left,
+                    spent_ms: 0,
+                };
+                let budget = tc.budget(pos.ply());
+                let limits = Limits {
+                    deadline: Some(Deadline::from_now(budget)),
+                    ..Limits::default()
+                };
+                let result = bot.choose(&pos, &limits);
+                let over = start.elapsed().saturating_sub(budget).as_millis() as u64;
+                record.overrun_ms[who] = record.overrun_ms[who].max(over);
+                result.map(|c| c.cell).map_err(|e| Fault {
+                    kind: FaultKind::Crash,
+                    detail: format!("the bot failed: {e}"),
+                })
+            }
+            Seat::Engine(engine) => {
+                let deadline = start + Duration::from_millis(allowed_ms + args.tolerance_ms);
+                engine.request(&pos, game_left, deadline)
+            }
+        };
+        let spent = start.elapsed().as_millis() as u64;
+        record.longest_ms[who] = record.longest_ms[who].max(spent);
+        if args.game_ms > 0 {
+            left_ms[side.index()] = left_ms[side.index()].saturating_sub(spent);
+        }
+        let cell = match answer {
+            Ok(cell) => cell,
+            Err(fault) => break Ending::Fault(side, fault),
+        };
+        if spent > allowed_ms + args.tolerance_ms {
+            break Ending::Fault(
+                side,
+                Fault {
+                    kind: FaultKind::Timeout,
+                    detail: format!(
+                        "{cell} came after {spent} ms, {allowed_ms} ms were allowed (+{} ms tolerance)",
+                        args.tolerance_ms
+                    ),
+                },
+            );
+        }
+        if let Err(e) = pos.try_play(cell) {
+            break Ending::Fault(
+                side,
+                Fault {
+                    kind: FaultKind::Illegal,
+                    detail: e.to_string(),
+                },
+            );
+        }
+        record.moves.push(cell);
+    };
+    record.ending = ending;
+    for seat in seats {
+        if let Seat::Engine(engine) = seat {
+            engine.end();
+        }
+    }
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_are_bots_or_numbered_engines() {
+        let engines = vec!["./pbrain-x --fast".to_string()];
+        let (spec, name) = parse_player("level3", &engines).unwrap();
+        assert!(matches!(spec, PlayerSpec::Bot(_)));
+        assert_eq!(name, "level3");
+        let (spec, name) = parse_player("engine:0", &engines).unwrap();
+        assert!(matches!(spec, PlayerSpec::Engine(c) if c == "./pbrain-x --fast"));
+        assert_eq!(name, "engine:0 (pbrain-x)");
+        assert!(matches!(
+            parse_player("engine:1", &engines),
+            Err(MatchError::NoSuchEngine { index: 1, count: 1 })
+        ));
+        // The engine bot itself is still a bot.
+        assert!(matches!(
+            parse_player("engine", &engines).unwrap().0,
+            PlayerSpec::Bot(_)
+        ));
+        let e = parse_player("grandmaster", &engines).unwrap_err();
+        assert!(e.to_string().contains("engine:N"), "{e}");
+    }
+
+    #[test]
+    fn bots_play_a_small_match_with_both_colours() {
+        let mut args = MatchArgs::new("weights", "alphabeta:1");
+        args.rules = "9x9x4".parse().unwrap();
+        args.games = 4;
+        args.time_ms = 100;
+        args.quiet = true;
+        args.concurrency = 2;
+        let report = run_match(&args).unwrap();
+        eprintln!("{report}");
+        assert_eq!(report.games.len(), 4);
+        let (w, d, l) = report.wdl();
+        assert_eq!(w + d + l, 4);
+        for (i, g) in report.games.iter().enumerate() {
+            assert_eq!(g.number, i + 1);
+            assert_eq!(g.a_is_x, i % 2 == 0);
+            assert!(!matches!(g.ending, Ending::Fault(..)), "{g}");
+            // Every record replays to its ending under the referee.
+            let pos = Position::from_moves(args.rules, &g.moves).unwrap();
+            assert!(pos.is_over(), "{g}");
+        }
+        // Each opening is played twice.
+        assert_eq!(
+            report.games[0].moves[..report.games[0].opening_plies],
+            report.games[1].moves[..report.games[1].opening_plies]
+        );
+        let text = report.to_string();
+        assert!(text.contains("W/D/L"), "{text}");
+        assert!(text.contains("Elo difference"), "{text}");
+    }
+
+    #[test]
+    fn bad_settings_are_refused_before_any_game() {
+        let mut args = MatchArgs::new("weights", "weights");
+        args.games = 0;
+        assert!(matches!(run_match(&args), Err(MatchError::Settings(_))));
+        let mut args = MatchArgs::new("rules", "weights");
+        args.quiet = true;
+        assert!(matches!(run_match(&args), Err(MatchError::Player { .. })));
+        let mut args = MatchArgs::new("engine:0", "weights");
+        args.engines = vec!["/nonexistent/pbrain-nothing".into()];
+        assert!(matches!(
+            run_match(&args),
+            Err(MatchError::EngineStart { .. })
+        ));
+        args.rules = "infx5".parse().unwrap();
+        assert!(matches!(
+            run_match(&args),
+            Err(MatchError::RulesForEngines(_))
+        ));
+    }
+}
