@@ -10,13 +10,16 @@
 //!   them is ever tried;
 //! - a **transposition table** keyed by the exact position, **canonical under the board's
 //!   symmetries** while few stones are down (where symmetric transpositions are common);
+//! - **pairings**: a side whose live windows each contain a pair of empty cells, with the pairs
+//!   disjoint, cannot win (the opponent answers each move in a pair with its partner); this is how
+//!   5×5×5 is known to be a draw, and the check proves such draws at once;
 //! - **move ordering** by the table's best move, then by how much a cell adds to its side's
 //!   windows and takes from the opponent's.
 //!
 //! Values are "win in n plies", "draw" or "loss in n plies" from the side to move, stored in the
-//! table relative to their own position so they are valid at any depth. The value is found with a
-//! null-window test around the draw first (is it a win? a loss?), then a full window on the side
-//! that matters, so drawn boards, the common case, need only the cheap test.
+//! table relative to their own position so they are valid at any depth. The value is found with
+//! two null-window tests around the draw first (can the mover win? can it lose?), then a full
+//! window on the side that matters, so drawn boards, the common case, need only the cheap tests.
 
 mod tt;
 
@@ -34,7 +37,9 @@ const WIN: i32 = 1000;
 /// Beyond every score.
 const INFINITY: i32 = WIN + 2;
 /// While at most this many stones are down, table keys are made canonical under symmetry.
-const SYMMETRY_STONES: u32 = 12;
+const SYMMETRY_STONES: u32 = 25;
+/// Steps a pairing search may take before giving up (it then proves nothing).
+const PAIRING_BUDGET: u32 = 64;
 /// Nodes between checks of the stop flag and the deadline.
 const CHECK_EVERY: u64 = 4096;
 /// Default transposition table size.
@@ -240,11 +245,14 @@ impl Solver {
 
     /// The exact score of a position that is not over.
     fn exact(&mut self, me: u64, them: u64) -> Result<i32, SolveError> {
-        let sign = self.search(me, them, -1, 1);
-        let score = match sign {
-            0 => 0,
-            s if s > 0 => self.search(me, them, 0, INFINITY),
-            _ => self.search(me, them, -INFINITY, 0),
+        // Two null windows, "can the mover win?" then "can the mover lose?": each lets a
+        // defender stop at the first move that holds the draw.
+        let score = if self.search(me, them, 0, 1) >= 1 {
+            self.search(me, them, 0, INFINITY)
+        } else if self.search(me, them, -1, 0) <= -1 {
+            self.search(me, them, -INFINITY, 0)
+        } else {
+            0
         };
         if self.aborted {
             Err(SolveError::Aborted { nodes: self.nodes })
@@ -343,18 +351,32 @@ impl Solver {
         best
     }
 
+    /// Whether every live window of `own` contains a pair of empty cells, the pairs disjoint.
+    fn paired(&self, own: u64, other: u64) -> bool {
+        let empty = self.g.full & !(own | other);
+        let windows: Vec<u64> = self
+            .g
+            .windows
+            .iter()
+            .filter(|&&w| w & other == 0)
+            .map(|&w| w & empty)
+            .collect();
+        let mut budget = PAIRING_BUDGET;
+        find_pairing(&windows, 0, &mut Vec::new(), &mut budget)
+    }
+
     /// How promising a move looks: it extends its side's live windows and spoils the
-    /// opponent's, each worth more the fuller the window already is.
+    /// opponent's, each worth four times more for every stone the window already holds.
     fn order_score(&self, me: u64, them: u64, cell: usize) -> i32 {
         let mut score = 0;
         for &w in &self.g.windows_at[cell] {
             let w = self.g.windows[w as usize];
             let (mine, theirs) = ((w & me).count_ones(), (w & them).count_ones());
             if theirs == 0 {
-                score += 1 << (2 * mine).min(24);
+                score += 1 << (2 * mine).min(28);
             }
             if mine == 0 {
-                score += 1 << (2 * theirs).min(24).saturating_sub(1);
+                score += 1 << (2 * theirs).min(28);
             }
         }
         score
@@ -403,6 +425,14 @@ impl Solver {
         }
         if worst_possible >= beta {
             return worst_possible;
+        }
+        // A side whose live windows each hold a pair of empty cells, the pairs disjoint, cannot
+        // win: the other side answers every move in a pair with its partner.
+        if alpha >= 0 && best_possible > 0 && self.paired(me, them) {
+            return 0;
+        }
+        if beta <= 0 && worst_possible < 0 && self.paired(them, me) {
+            return 0;
         }
         alpha = alpha.max(worst_possible - 1);
         beta = beta.min(best_possible + 1);
@@ -479,6 +509,49 @@ impl Solver {
         self.table.store(km, kt, best, bound, stored_move);
         best
     }
+}
+
+/// Backtracking search for disjoint pairs: `pairs` holds the pairs chosen so far, `used` their cells.
+fn find_pairing(windows: &[u64], used: u64, pairs: &mut Vec<u64>, budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    // The unsatisfied window with the fewest free cells is the most constrained: try it first.
+    let mut pick: Option<(u32, u64)> = None;
+    for &w in windows {
+        if pairs.iter().any(|&p| p & w == p) {
+            continue;
+        }
+        let free = w & !used;
+        let n = free.count_ones();
+        if n < 2 {
+            return false;
+        }
+        if pick.is_none_or(|(m, _)| n < m) {
+            pick = Some((n, free));
+        }
+    }
+    let Some((_, free)) = pick else {
+        return true;
+    };
+    let mut a_bits = free;
+    while a_bits != 0 {
+        let a = a_bits & a_bits.wrapping_neg();
+        a_bits &= a_bits - 1;
+        let mut b_bits = a_bits;
+        while b_bits != 0 {
+            let b = b_bits & b_bits.wrapping_neg();
+            b_bits &= b_bits - 1;
+            pairs.push(a | b);
+            let found = find_pairing(windows, used | a | b, pairs, budget);
+            pairs.pop();
+            if found {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Solves `pos` with a fresh solver: the value of the position and of every legal move.

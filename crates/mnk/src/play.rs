@@ -1,0 +1,242 @@
+//! `mnk play`: a game in the terminal against a bot or a second person.
+//!
+//! Reads one command a line: a cell (`h8`, or `x,y`), `undo`, `hint`, `new`, `help`, `quit`.
+//! Bad input gets a message and a new prompt; the game is never lost to a typo.
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use clap::Args;
+use mnk_core::{Cell, Outcome, Player, Position, Rules};
+use mnk_engine::bots::{create, BotSpec};
+use mnk_engine::level::Level;
+use mnk_engine::{Bot, Limits};
+
+/// Arguments of `mnk play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// Rules: a preset (tictactoe, 9x9, gomoku15, gomoku19, standard, unbounded), or WxHxK such as
+    /// 7x6x4, or infxK for a board without borders; add ",exact" for exactly k, ",o-first" for O to start.
+    #[arg(long, default_value = "tictactoe")]
+    rules: String,
+    /// Who plays X: "human" or a bot (level1..level6, rules, perfect, alphabeta[:N], weights, engine).
+    #[arg(short = 'x', long = "x", default_value = "human")]
+    x: String,
+    /// Who plays O: "human" or a bot, as for -x.
+    #[arg(short = 'o', long = "o", default_value = "level6")]
+    o: String,
+    /// Thinking time per computer move, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    time_ms: u64,
+    /// Seed for the bots' random choices (the same seed replays the same game).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+enum Side {
+    Human,
+    Computer(Box<dyn Bot>, String),
+}
+
+struct Game {
+    pos: Position,
+    sides: [Side; 2],
+    time: Duration,
+    seed: u64,
+}
+
+fn side(spec: &str, rules: &Rules, seed: u64) -> Result<Side, String> {
+    if spec.eq_ignore_ascii_case("human") {
+        return Ok(Side::Human);
+    }
+    let parsed: BotSpec = spec
+        .parse()
+        .map_err(|e: mnk_engine::BotError| e.to_string())?;
+    let bot = create(&parsed, rules, seed).map_err(|e| e.to_string())?;
+    Ok(Side::Computer(bot, parsed.to_string()))
+}
+
+/// Runs a game on the terminal.
+pub fn run(args: &PlayArgs) -> Result<(), String> {
+    let rules: Rules = args
+        .rules
+        .parse()
+        .map_err(|e: mnk_core::RulesError| e.to_string())?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let sides = [
+        side(&args.x, &rules, seed)?,
+        side(&args.o, &rules, seed.wrapping_add(1))?,
+    ];
+    let mut game = Game {
+        pos: Position::new(rules),
+        sides,
+        time: Duration::from_millis(args.time_ms.max(1)),
+        seed,
+    };
+    let stdin = io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!(
+        "mnk — {rules}. Type a cell to play (like {}), or help.",
+        example_cell(&rules)
+    );
+    loop {
+        println!("\n{}", render(&game.pos));
+        if let Some(summary) = result(&game.pos) {
+            println!("{summary}");
+            if game.all_computers() {
+                return Ok(());
+            }
+            prompt("undo, new or quit> ");
+        } else if let Side::Computer(bot, name) = &mut game.sides[game.pos.to_move().index()] {
+            let limits = Limits::time(game.time);
+            match bot.choose(&game.pos, &limits) {
+                Ok(choice) => {
+                    let value = choice.value.map(|v| format!(" ({v})")).unwrap_or_default();
+                    println!(
+                        "{} ({name}) plays {}{value}",
+                        game.pos.to_move(),
+                        choice.cell
+                    );
+                    game.pos.play(choice.cell);
+                    continue;
+                }
+                Err(e) => return Err(format!("{name} cannot move: {e}")),
+            }
+        } else {
+            prompt(&format!("{} to move> ", game.pos.to_move()));
+        }
+        let Some(line) = lines.next() else {
+            println!();
+            return Ok(());
+        };
+        let line = line.map_err(|e| e.to_string())?;
+        if !game.command(line.trim()) {
+            return Ok(());
+        }
+    }
+}
+
+fn prompt(text: &str) {
+    print!("{text}");
+    let _ = io::stdout().flush();
+}
+
+fn example_cell(rules: &Rules) -> String {
+    if rules.is_bounded() {
+        "b2".into()
+    } else {
+        "0,0".into()
+    }
+}
+
+impl Game {
+    fn all_computers(&self) -> bool {
+        self.sides.iter().all(|s| matches!(s, Side::Computer(..)))
+    }
+
+    /// Handles one line of input; false means quit.
+    fn command(&mut self, input: &str) -> bool {
+        match input.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "q" | "exit" => return false,
+            "help" | "?" => println!(
+                "Commands: a cell such as {} to play there; undo; hint; new (a new game); quit.",
+                example_cell(self.pos.rules())
+            ),
+            "undo" | "u" => self.undo(),
+            "new" | "n" => self.pos = Position::new(*self.pos.rules()),
+            "hint" | "h" => self.hint(),
+            text => match text.parse::<Cell>() {
+                Err(e) => println!("{e}. Type help for the commands."),
+                Ok(cell) => {
+                    if let Err(e) = self.pos.try_play(cell) {
+                        println!("{e}");
+                    }
+                }
+            },
+        }
+        true
+    }
+
+    /// Takes back the last move, and the computer's reply before it, so it is a person's turn again.
+    fn undo(&mut self) {
+        if self.pos.undo().is_none() {
+            println!("nothing to undo");
+            return;
+        }
+        while matches!(self.sides[self.pos.to_move().index()], Side::Computer(..))
+            && self.pos.undo().is_some()
+        {}
+    }
+
+    fn hint(&mut self) {
+        if self.pos.is_over() {
+            println!("the game is over");
+            return;
+        }
+        let mut bot = Level::top().bot(self.pos.rules(), self.seed);
+        match bot.choose(&self.pos, &Limits::time(self.time)) {
+            Ok(choice) => {
+                let value = choice.value.map(|v| format!(" ({v})")).unwrap_or_default();
+                println!("hint: {}{value}", choice.cell);
+            }
+            Err(e) => println!("no hint: {e}"),
+        }
+    }
+}
+
+fn result(pos: &Position) -> Option<String> {
+    match pos.outcome() {
+        Outcome::Ongoing => None,
+        Outcome::Draw => Some("Draw: the board is full.".into()),
+        Outcome::Win { winner, line } => {
+            let cells: Vec<String> = line.iter().map(ToString::to_string).collect();
+            Some(format!("{winner} wins with {}.", cells.join(" ")))
+        }
+    }
+}
+
+/// The board with coordinates; the unbounded board shows the stones' neighbourhood with `x`
+/// numbers on top and `y` numbers on the left.
+fn render(pos: &Position) -> String {
+    let mut out = if pos.rules().is_bounded() {
+        pos.to_string()
+    } else {
+        render_unbounded(pos)
+    };
+    if let Some(last) = pos.last_move() {
+        let mover = if pos.ply() % 2 == 1 {
+            pos.rules().first()
+        } else {
+            pos.rules().first().opponent()
+        };
+        out.push_str(&format!("last move: {mover} {last}"));
+    }
+    out
+}
+
+fn render_unbounded(pos: &Position) -> String {
+    const MARGIN: i32 = 2;
+    let (lo, hi) = pos
+        .stone_bounds()
+        .unwrap_or((Cell::new(0, 0), Cell::new(0, 0)));
+    let (x0, x1, y0, y1) = (lo.x - MARGIN, hi.x + MARGIN, lo.y - MARGIN, hi.y + MARGIN);
+    let mut out = String::from("    ");
+    for x in x0..=x1 {
+        out.push_str(&format!("{x:>3}"));
+    }
+    out.push('\n');
+    for y in (y0..=y1).rev() {
+        out.push_str(&format!("{y:>4}"));
+        for x in x0..=x1 {
+            let mark = pos.stone(Cell::new(x, y)).map_or('.', Player::symbol);
+            out.push_str(&format!("{mark:>3}"));
+        }
+        out.push('\n');
+    }
+    out
+}
