@@ -38,6 +38,8 @@ pub const RULE_RENJU: u32 = 4;
 pub const RULE_CARO: u32 = 8;
 /// Megabytes of hash table per second of `timeout_turn` (see `Session::hash_bytes`).
 pub const HASH_MB_PER_SECOND: u64 = 40;
+/// The hash table of the bot made at `START`, before the INFO lines that size it arrive.
+pub const START_HASH_BYTES: u64 = 16 << 20;
 /// In a swap2 decision, take the other colour when our side is worse than this evaluation.
 pub const SWAP_MARGIN: i32 = 150;
 
@@ -288,9 +290,10 @@ impl Session {
         self.frame = Some(frame);
         self.stones.clear();
         self.time.new_game();
-        // Make the bot now, while no clock runs, rather than at the first move.
+        // Make the bot now, while no clock runs, rather than at the first move (with a small
+        // table: the INFO lines that size it usually come after START).
         if let Ok(rules) = self.rules() {
-            let _ = self.bot_for(rules);
+            let _ = self.bot_for(rules, self.hash_bytes().min(START_HASH_BYTES));
         }
         Ok(())
     }
@@ -406,9 +409,13 @@ impl Session {
         Ok((pos, brain))
     }
 
-    /// The bot for `rules` with the current hash size, made anew only when either changed.
-    fn bot_for(&mut self, rules: Rules) -> Result<&mut Box<dyn Bot>, SessionError> {
-        let hash_bytes = Some(self.hash_bytes());
+    /// The bot for `rules` with a hash table of `hash_bytes`, made anew only when either changed.
+    fn bot_for(
+        &mut self,
+        rules: Rules,
+        hash_bytes: u64,
+    ) -> Result<&mut Box<dyn Bot>, SessionError> {
+        let hash_bytes = Some(hash_bytes);
         let fresh = !matches!(&self.bot, Some(c) if c.rules == rules && c.hash_bytes == hash_bytes);
         if fresh {
             let bot = self
@@ -481,7 +488,7 @@ impl Session {
             deadline: Some(deadline),
             stop: Some(Arc::clone(stop)),
         };
-        let bot = self.bot_for(*pos.rules())?;
+        let bot = self.bot_for(*pos.rules(), self.hash_bytes())?;
         let result = bot.choose_with_info(pos, &limits, &mut |info| {
             out(&info_message(frame, info));
         });

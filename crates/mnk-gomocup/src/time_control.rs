@@ -14,7 +14,7 @@ use std::time::Duration;
 /// The turn time assumed when the manager never sends `timeout_turn` (a human at a keyboard).
 pub const DEFAULT_TURN_MS: u64 = 5_000;
 /// Least part of `timeout_turn` kept back.
-pub const TURN_MARGIN_MIN_MS: u64 = 30;
+pub const TURN_MARGIN_MIN_MS: u64 = 50;
 /// Greatest part of `timeout_turn` kept back.
 pub const TURN_MARGIN_MAX_MS: u64 = 1_000;
 /// Least part of the game time left that is never spent.
@@ -109,11 +109,12 @@ mod tests {
 
     #[test]
     fn the_turn_limit_keeps_a_margin() {
-        assert_eq!(tc(100, 0, None).budget(0), Duration::from_millis(70));
+        assert_eq!(tc(100, 0, None).budget(0), Duration::from_millis(50));
+        assert_eq!(tc(300, 0, None).budget(0), Duration::from_millis(250));
         assert_eq!(tc(5_000, 0, None).budget(0), Duration::from_millis(4_500));
         assert_eq!(tc(30_000, 0, None).budget(0), Duration::from_millis(29_000));
         assert_eq!(tc(0, 0, None).budget(0), Duration::ZERO);
-        assert_eq!(tc(20, 0, None).budget(0), Duration::ZERO);
+        assert_eq!(tc(40, 0, None).budget(0), Duration::ZERO);
     }
 
     #[test]

@@ -134,13 +134,19 @@ fn suggest_is_answered_with_play() {
 #[test]
 #[ignore = "release-only: 20 games at 100 ms per move"]
 fn pbrain_mnk_against_itself_20_games_at_100_ms() {
+    let save = std::env::temp_dir().join(format!("mnk-selfplay-{}.txt", std::process::id()));
     let mut args = MatchArgs::new("engine:0", "engine:0");
     args.engines = vec![pbrain()];
     args.games = 20;
     args.time_ms = 100;
     args.quiet = false;
+    args.save = Some(save.clone());
     let report = run_match(&args).unwrap();
     println!("{report}");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    println!("saved games:\n{saved}");
+    std::fs::remove_file(&save).unwrap();
+    assert_eq!(saved.lines().count(), 20);
     assert_eq!(report.games.len(), 20);
     for kind in [
         FaultKind::Illegal,

@@ -177,7 +177,7 @@ fn end_returns_even_when_the_bot_ignores_the_stop_flag() {
 #[test]
 fn the_deadline_ends_a_search_without_any_stop() {
     let brain = start("until-stopped");
-    // 300 ms per move: the brain keeps a 30 ms margin and must answer within the turn.
+    // 300 ms per move: the brain keeps a 50 ms margin and must answer within the turn.
     brain.send("START 15\nINFO timeout_turn 300\nBEGIN\n");
     assert!(brain.screen.wait_for(1, Duration::from_secs(5)).is_some());
     let waited = brain
