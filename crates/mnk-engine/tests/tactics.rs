@@ -246,3 +246,77 @@ fn the_vcf_checker_refuses_a_quiet_move() {
 fn bench_report() {
     println!("{}", mnk_engine::bench::run_bench(None));
 }
+
+/// Depth and speed in one second on the 15×15 middle-game bench positions (release builds:
+/// `cargo test --release -p mnk-engine --test tactics -- --ignored --nocapture speed`).
+#[test]
+#[ignore]
+fn speed_in_one_second() {
+    use mnk_engine::bench::{bench_position, POSITIONS};
+    for p in POSITIONS.iter().filter(|p| p.rules == "15x15x5").take(2) {
+        let pos = bench_position(p);
+        let mut engine = Engine::new(16);
+        let limits = Limits::time(std::time::Duration::from_secs(1));
+        let t = Instant::now();
+        let a = engine.analyse(&pos, &limits, &mut |_| {}).unwrap();
+        let ms = t.elapsed().as_millis().max(1) as u64;
+        println!(
+            "{}: depth {} nodes {} in {} ms, {} nodes/s, {} {}",
+            p.name,
+            a.depth,
+            a.nodes,
+            ms,
+            a.nodes * 1000 / ms,
+            a.best,
+            a.value
+        );
+    }
+}
+
+/// A small self-play sanity check (release only, a few seconds): the engine at 30,000 nodes a
+/// move must win every game against the attack-weight bot and line-count alpha-beta (depth
+/// 2), from two openings with each colour. The full strength measurement is `mnk match`.
+#[test]
+#[ignore]
+fn self_play_sanity() {
+    use mnk_engine::bots::{create, BotSpec};
+    use mnk_engine::search::EngineBot;
+    let rules: Rules = "15x15x5".parse().unwrap();
+    let openings = ["h8 i9", "h8 j10 g7"];
+    for opponent in ["weights", "alphabeta"] {
+        let mut wins = 0;
+        let mut games = 0;
+        for (i, opening) in openings.iter().enumerate() {
+            for engine_first in [true, false] {
+                let mut pos = Position::from_moves(rules, &cells(opening)).unwrap();
+                let spec: BotSpec = opponent.parse().unwrap();
+                let mut other = create(&spec, &rules, i as u64).unwrap();
+                let mut engine = EngineBot::capped(None, Some(30_000));
+                let engine_side = if engine_first == (pos.ply() % 2 == 0) {
+                    pos.to_move()
+                } else {
+                    pos.to_move().opponent()
+                };
+                while !pos.is_over() {
+                    let limits = Limits::nodes(30_000);
+                    let choice = if pos.to_move() == engine_side {
+                        mnk_engine::Bot::choose(&mut engine, &pos, &limits)
+                    } else {
+                        other.choose(&pos, &limits)
+                    }
+                    .unwrap();
+                    pos.play(choice.cell);
+                }
+                games += 1;
+                if pos.outcome().winner() == Some(engine_side) {
+                    wins += 1;
+                }
+                println!("engine vs {opponent}, opening {opening}, engine {engine_side:?}: {:?} after {} plies", pos.outcome().winner(), pos.ply());
+            }
+        }
+        assert_eq!(
+            wins, games,
+            "engine won {wins} of {games} against {opponent}"
+        );
+    }
+}

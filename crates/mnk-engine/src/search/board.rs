@@ -21,7 +21,9 @@ use mnk_core::zobrist::mix64;
 use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, Win};
 
 use super::pattern::{self, generic_pattern, reach, PatternTable, Segment, Side};
-use super::threat::{with_pattern, Threat, ThreatTables};
+use super::threat::{
+    info_score, info_threat, info_threat_index, with_pattern, Threat, ThreatTables,
+};
 
 /// Cells of margin around the stones' bounding box on the unbounded board.
 pub const UNBOUNDED_MARGIN: i32 = 8;
@@ -54,6 +56,8 @@ pub struct Board {
     stone: Vec<u8>,
     lines: Vec<[[u64; 2]; 4]>,
     keys: Vec<[u16; 2]>,
+    /// The packed threat and score of each key (see [`ThreatTables::info`]).
+    infos: Vec<[u32; 2]>,
     near: Vec<u8>,
     zobrist: Vec<[u64; 2]>,
     hash: u64,
@@ -130,6 +134,7 @@ impl Board {
             stone: vec![OUTSIDE; n],
             lines: vec![[[0; 2]; 4]; n],
             keys: vec![[0; 2]; n],
+            infos: vec![[0; 2]; n],
             near: vec![0; n],
             zobrist: (0..n)
                 .map(|i| [mix64(2 * i as u64 + 0x1234), mix64(2 * i as u64 + 0x1235)])
@@ -306,7 +311,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn threat(&self, idx: usize, player: usize) -> Threat {
-        self.tables.threat(self.keys[idx][player])
+        info_threat(self.infos[idx][player])
     }
 
     /// The packed pattern key of `player` at the empty cell `idx`.
@@ -320,7 +325,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn cell_score(&self, idx: usize, player: usize) -> i32 {
-        self.tables.score(self.keys[idx][player])
+        info_score(self.infos[idx][player])
     }
 
     /// How many empty cells give `player` the threat class `t`.
@@ -488,7 +493,6 @@ impl Board {
             }
         }
         self.bump_near(idx, -1);
-        self.keys[idx] = [0, 0];
         self.refresh_cell(idx);
         self.won = false;
         debug_assert!(self.consistent());
@@ -518,9 +522,9 @@ impl Board {
     /// Removes an empty cell's scores and threat counts before it is taken.
     fn forget_cell(&mut self, idx: usize) {
         for p in 0..2 {
-            let key = self.keys[idx][p];
-            self.score[p] -= self.tables.score(key);
-            self.threat_count[p][self.tables.threat(key) as usize] -= 1;
+            let info = self.infos[idx][p];
+            self.score[p] -= info_score(info);
+            self.threat_count[p][info_threat_index(info)] -= 1;
         }
     }
 
@@ -532,9 +536,11 @@ impl Board {
             for d in 0..4 {
                 key = with_pattern(key, d, self.line_pattern(self.lines[idx][d], p));
             }
+            let info = self.tables.info(key);
             self.keys[idx][p] = key;
-            self.score[p] += self.tables.score(key);
-            self.threat_count[p][self.tables.threat(key) as usize] += 1;
+            self.infos[idx][p] = info;
+            self.score[p] += info_score(info);
+            self.threat_count[p][info_threat_index(info)] += 1;
         }
     }
 
@@ -545,10 +551,13 @@ impl Board {
             let old = self.keys[idx][p];
             let new = with_pattern(old, d, self.line_pattern(line, p));
             if new != old {
+                let old_info = self.infos[idx][p];
+                let new_info = self.tables.info(new);
                 self.keys[idx][p] = new;
-                self.score[p] += self.tables.score(new) - self.tables.score(old);
-                self.threat_count[p][self.tables.threat(old) as usize] -= 1;
-                self.threat_count[p][self.tables.threat(new) as usize] += 1;
+                self.infos[idx][p] = new_info;
+                self.score[p] += info_score(new_info) - info_score(old_info);
+                self.threat_count[p][info_threat_index(old_info)] -= 1;
+                self.threat_count[p][info_threat_index(new_info)] += 1;
             }
         }
     }
@@ -626,7 +635,9 @@ impl Board {
                 if self.lines[i] != fresh.lines[i] {
                     return false;
                 }
-                if self.stone[i] == EMPTY && self.keys[i] != fresh.keys[i] {
+                if self.stone[i] == EMPTY
+                    && (self.keys[i] != fresh.keys[i] || self.infos[i] != fresh.infos[i])
+                {
                     return false;
                 }
                 if (self.near[i] > 0) != (fresh.near[i] > 0) {

@@ -223,9 +223,6 @@ impl Engine {
                 }
             }
         }
-        if std::env::var_os("MNK_ENGINE_STATS").is_some() {
-            eprintln!("stats: nodes {} qnodes {}", s.ctl.nodes(), s.qnodes);
-        }
         let root_scores = s.root_scores();
         let board = &s.board;
         let (best, score, pv, depth) = match last {

@@ -93,13 +93,13 @@ pub fn move_score(board: &Board, idx: usize) -> i32 {
         + (board.cell_score(idx, me) + board.cell_score(idx, op)) / 4
 }
 
-/// Whether a move neither makes nor stops anything stronger than a two (a candidate for
-/// reductions and pruning).
+/// Whether a move neither makes nor stops an open three or a four (a candidate for reductions
+/// and pruning).
 #[inline]
 #[must_use]
 pub fn is_quiet(board: &Board, idx: usize) -> bool {
     let me = board.side();
-    board.threat(idx, me) < Threat::Block3Plus && board.threat(idx, 1 - me) < Threat::Flex3
+    board.threat(idx, me) < Threat::Flex3 && board.threat(idx, 1 - me) < Threat::Flex3
 }
 
 /// Sorts `(score, idx)` pairs: higher score first, then lower index (row, then column).

@@ -44,6 +44,9 @@ const QS_FOURS: u32 = 3;
 /// Late-move reductions start at this depth and move number.
 const LMR_DEPTH: i32 = 2;
 const LMR_MOVE: usize = 2;
+/// Futility pruning applies up to this depth, with this margin per ply.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 250;
 /// Late-move pruning applies up to this depth.
 const LMP_DEPTH: i32 = 8;
 /// Fours in the root VCF.
@@ -149,11 +152,14 @@ pub struct Searcher<'a> {
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<usize>>,
     buffers: Vec<Vec<usize>>,
+    ordered: Vec<Vec<(i32, u16)>>,
     root: Vec<RootMove>,
     /// Search every root move with a full window (for ranking moves).
     pub all_root_scores: bool,
     /// Nodes spent in the quiescence search (statistics).
     pub qnodes: u64,
+    /// Nodes of the main search (statistics).
+    pub mnodes: u64,
 }
 
 impl<'a> Searcher<'a> {
@@ -174,9 +180,11 @@ impl<'a> Searcher<'a> {
             history: vec![[0; 2]; slots],
             pv: vec![Vec::new(); MAX_PLY + 2],
             buffers: vec![Vec::new(); MAX_PLY + 2],
+            ordered: vec![Vec::new(); MAX_PLY + 2],
             root: Vec::new(),
             all_root_scores: false,
             qnodes: 0,
+            mnodes: 0,
         }
     }
 
@@ -411,6 +419,7 @@ impl<'a> Searcher<'a> {
         pv_node: bool,
     ) -> i32 {
         self.pv[ply].clear();
+        self.mnodes += 1;
         if self.board.is_full() {
             return 0;
         }
@@ -464,21 +473,24 @@ impl<'a> Searcher<'a> {
             return evaluate(&self.board);
         }
         let forced = moves.len() == 1;
-        let mut keyed: Vec<(i32, u16)> = moves
-            .iter()
-            .map(|&m| {
-                let s = if m as u16 == tt_move {
-                    1 << 28
-                } else if self.killers[ply].contains(&(m as u16)) {
-                    move_score(&self.board, m) + 300
-                } else {
-                    move_score(&self.board, m) + self.history[m][me] / 64
-                };
-                (s, m as u16)
-            })
-            .collect();
+        let mut keyed = std::mem::take(&mut self.ordered[ply]);
+        keyed.clear();
+        keyed.extend(moves.iter().map(|&m| {
+            let s = if m as u16 == tt_move {
+                1 << 28
+            } else if self.killers[ply].contains(&(m as u16)) {
+                move_score(&self.board, m) + 300
+            } else {
+                move_score(&self.board, m) + self.history[m][me] / 64
+            };
+            (s, m as u16)
+        }));
         sort_moves(&mut keyed);
         self.buffers[ply] = moves;
+        // Futility: near the horizon, quiet moves cannot lift a hopeless static score.
+        let futile = !pv_node
+            && depth <= FUTILITY_DEPTH
+            && evaluate(&self.board) + FUTILITY_MARGIN * depth <= alpha;
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -489,9 +501,9 @@ impl<'a> Searcher<'a> {
             let quiet = phase == Phase::All && is_quiet(&self.board, m);
             if !pv_node
                 && quiet
-                && depth <= LMP_DEPTH
-                && searched >= late_move_count(depth)
                 && !is_loss(best)
+                && ((depth <= LMP_DEPTH && searched >= late_move_count(depth))
+                    || (futile && searched > 0))
             {
                 continue;
             }
@@ -504,8 +516,10 @@ impl<'a> Searcher<'a> {
                 if searched == 0 {
                     -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node)
                 } else {
-                    let r = if quiet && depth >= LMR_DEPTH && i >= LMR_MOVE {
-                        reduction(depth, i).min(new_depth - 1).max(0)
+                    let r = if depth >= LMR_DEPTH && i >= LMR_MOVE && phase == Phase::All {
+                        (reduction(depth, i) - i32::from(!quiet))
+                            .min(new_depth - 1)
+                            .max(0)
                     } else {
                         0
                     };
@@ -550,6 +564,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        self.ordered[ply] = keyed;
         if best == -INFINITY {
             // Every move was pruned: judge the position as it stands.
             return evaluate(&self.board).clamp(alpha, beta);
@@ -604,7 +619,8 @@ impl<'a> Searcher<'a> {
         }
         self.buffers[ply] = moves;
         let stand = evaluate(&self.board);
-        if stand >= beta || fours == 0 || self.board.threats_at_least(me, Threat::Block4) == 0 {
+        // A VCF needs a four that also builds something (a lone four only trades stones).
+        if stand >= beta || fours == 0 || self.board.threats_at_least(me, Threat::Block4Plus) == 0 {
             return stand;
         }
         // Own fours at the horizon: a short VCF decides; otherwise the evaluation stands.

@@ -140,6 +140,8 @@ const THREAT_SCORE: [i32; 13] = [0, 0, 0, 8, 12, 0, 10, 120, 0, 20, 250, 600, 20
 struct Tables {
     threat: Vec<u8>,
     score: Vec<i16>,
+    /// Threat in the low byte, score (as i16) in the upper half: one lookup for both.
+    info: Vec<u32>,
 }
 
 fn tables() -> &'static Tables {
@@ -147,6 +149,7 @@ fn tables() -> &'static Tables {
     TABLES.get_or_init(|| {
         let mut threat = vec![0u8; 1 << 16];
         let mut score = vec![0i16; 1 << 16];
+        let mut info = vec![0u32; 1 << 16];
         for key in 0..=u16::MAX {
             let pats = [0, 1, 2, 3].map(|d| key_pattern(key, d));
             let t = classify(pats);
@@ -154,8 +157,13 @@ fn tables() -> &'static Tables {
             let s: i32 = pats.iter().map(|&p| PATTERN_SCORE[p as usize]).sum::<i32>()
                 + THREAT_SCORE[t as usize];
             score[usize::from(key)] = s.min(i32::from(i16::MAX)) as i16;
+            info[usize::from(key)] = pack(t, score[usize::from(key)]);
         }
-        Tables { threat, score }
+        Tables {
+            threat,
+            score,
+            info,
+        }
     })
 }
 
@@ -174,11 +182,37 @@ pub fn score_of(key: u16) -> i32 {
     i32::from(tables().score[usize::from(key)])
 }
 
+fn pack(t: Threat, score: i16) -> u32 {
+    (u32::from(score as u16) << 16) | t as u32
+}
+
+/// The threat class in a packed info word.
+#[inline]
+#[must_use]
+pub fn info_threat(info: u32) -> Threat {
+    Threat::from_u8(info as u8)
+}
+
+/// The threat class index (0..13) in a packed info word.
+#[inline]
+#[must_use]
+pub fn info_threat_index(info: u32) -> usize {
+    (info & 0xFF) as usize
+}
+
+/// The score in a packed info word.
+#[inline]
+#[must_use]
+pub fn info_score(info: u32) -> i32 {
+    i32::from((info >> 16) as u16 as i16)
+}
+
 /// Both lookups at once, for the board's hot path.
 #[derive(Clone, Copy)]
 pub struct ThreatTables {
     threat: &'static [u8],
     score: &'static [i16],
+    info: &'static [u32],
 }
 
 impl ThreatTables {
@@ -189,7 +223,15 @@ impl ThreatTables {
         ThreatTables {
             threat: &t.threat,
             score: &t.score,
+            info: &t.info,
         }
+    }
+
+    /// Threat and score of a packed key in one word (see [`info_threat`], [`info_score`]).
+    #[inline]
+    #[must_use]
+    pub fn info(self, key: u16) -> u32 {
+        self.info[usize::from(key)]
     }
 
     /// The threat class of a packed key.
@@ -232,5 +274,10 @@ mod tests {
         assert_eq!(key_pattern(key, 1), B4);
         assert_eq!(threat_of(key), Threat::Five);
         assert!(score_of(key) > score_of(with_pattern(key, 3, Dead)));
+        let t = ThreatTables::get();
+        for k in [key, 0, 0x1234, 0xFFFF] {
+            assert_eq!(info_threat(t.info(k)), threat_of(k));
+            assert_eq!(info_score(t.info(k)), score_of(k));
+        }
     }
 }
