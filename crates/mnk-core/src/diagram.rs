@@ -11,7 +11,9 @@
 //! ```
 //!
 //! The unbounded board prints the stones' bounding box with a margin of one cell, after a line
-//! `@ x,y` that gives the coordinates of the top-left cell of the picture.
+//! `@ x,y` that gives the coordinates of the top-left cell of the picture. Stones spread wider
+//! than [`MAX_PICTURE_SPAN`] print as a list (`stones: X 0,0, O 5000,3`) instead, which is not
+//! read back.
 //!
 //! Parsing accepts the same text, with or without the labels and with or without spaces between
 //! cells (`X.O`). Since a diagram does not say in which order the stones came, the history is
@@ -69,6 +71,9 @@ impl fmt::Display for DiagramError {
 
 impl std::error::Error for DiagramError {}
 
+/// The widest span of stones on the unbounded board that prints as a picture.
+pub const MAX_PICTURE_SPAN: i32 = 200;
+
 fn cell_width(rules: &Rules) -> usize {
     rules.size().map_or(1, |(w, _)| column_name(w - 1).len())
 }
@@ -98,6 +103,14 @@ impl fmt::Display for Position {
                 let (lo, hi) = self
                     .stone_bounds()
                     .unwrap_or((Cell::new(0, 0), Cell::new(0, 0)));
+                if hi.x - lo.x > MAX_PICTURE_SPAN || hi.y - lo.y > MAX_PICTURE_SPAN {
+                    // Too wide to draw: list the stones instead of a picture of mostly empty cells.
+                    let stones: Vec<String> = self
+                        .stones()
+                        .map(|(c, p)| format!("{p} {},{}", c.x, c.y))
+                        .collect();
+                    return writeln!(f, "stones: {}", stones.join(", "));
+                }
                 let (lo, hi) = if self.ply() == 0 {
                     (lo, hi)
                 } else {

@@ -15,7 +15,7 @@ mod symmetry;
 pub mod zobrist;
 
 pub use cell::{column_name, parse_column, Cell, CellParseError, DIRECTIONS, MAX_COORD};
-pub use diagram::DiagramError;
+pub use diagram::{DiagramError, MAX_PICTURE_SPAN};
 pub use player::Player;
 pub use position::{Outcome, PlayError, Position};
 pub use record::Record;

@@ -19,12 +19,56 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Serve the web game (the default): http://127.0.0.1:8080 unless --addr says otherwise.
+    Serve(ServeArgs),
     /// Play in the terminal against a bot or a second person.
     Play(play::PlayArgs),
     /// Walk the whole game tree of a small board and count games and positions.
     Count(analysis::CountArgs),
     /// Solve a small-board position exactly: its value, a best move, and optionally every move's value.
     Solve(analysis::SolveArgs),
+    /// Speak the Gomocup engine protocol on stdin/stdout, for tournament managers and analysis GUIs.
+    Gomocup,
+    /// Search a fixed set of positions and report nodes, time and speed, ending with "Bench: N".
+    Bench(BenchArgs),
+    /// Play bots, levels or external Gomocup engines against each other and report the score and Elo.
+    Match(mnk_gomocup::MatchArgs),
+}
+
+/// Arguments of `mnk serve`.
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: std::net::SocketAddr,
+    /// How many searches may run at once (default: the number of cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Arguments of `mnk bench`.
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// Search every position to this depth (default: the bench's own depth).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: Option<u32>,
+}
+
+fn serve(args: Option<ServeArgs>) -> Result<(), String> {
+    let mut config = mnk_server::ServerConfig::default();
+    if let Some(args) = args {
+        config.addr = args.addr;
+        if let Some(threads) = args.threads {
+            config.threads = threads.clamp(1, 256);
+        }
+    }
+    mnk_server::serve(config).map_err(|e| e.to_string())
+}
+
+fn play_match(args: &mnk_gomocup::MatchArgs) -> Result<(), String> {
+    let report = mnk_gomocup::run_match(args).map_err(|e| e.to_string())?;
+    println!("{report}");
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -33,7 +77,14 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Count(args)) => analysis::count(&args),
         Some(Command::Solve(args)) => analysis::solve(&args),
-        None => Err("the web server is not built yet".to_string()),
+        Some(Command::Serve(args)) => serve(Some(args)),
+        Some(Command::Gomocup) => mnk_gomocup::run_stdio().map_err(|e| e.to_string()),
+        Some(Command::Bench(args)) => {
+            println!("{}", mnk_engine::bench::run_bench(args.depth));
+            Ok(())
+        }
+        Some(Command::Match(args)) => play_match(&args),
+        None => serve(None),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

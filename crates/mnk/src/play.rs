@@ -221,10 +221,20 @@ fn render(pos: &Position) -> String {
 
 fn render_unbounded(pos: &Position) -> String {
     const MARGIN: i32 = 2;
+    // At most this many columns and rows either side of the last move, however far stones spread.
+    const VIEW: i32 = 12;
     let (lo, hi) = pos
         .stone_bounds()
         .unwrap_or((Cell::new(0, 0), Cell::new(0, 0)));
-    let (x0, x1, y0, y1) = (lo.x - MARGIN, hi.x + MARGIN, lo.y - MARGIN, hi.y + MARGIN);
+    let focus = pos.last_move().unwrap_or(Cell::new(0, 0));
+    let (x0, x1) = (
+        (lo.x - MARGIN).max(focus.x - VIEW),
+        (hi.x + MARGIN).min(focus.x + VIEW),
+    );
+    let (y0, y1) = (
+        (lo.y - MARGIN).max(focus.y - VIEW),
+        (hi.y + MARGIN).min(focus.y + VIEW),
+    );
     let mut out = String::from("    ");
     for x in x0..=x1 {
         out.push_str(&format!("{x:>3}"));

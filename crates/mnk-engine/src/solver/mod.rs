@@ -520,7 +520,7 @@ fn find_pairing(windows: &[u64], used: u64, pairs: &mut Vec<u64>, budget: &mut u
     // The unsatisfied window with the fewest free cells is the most constrained: try it first.
     let mut pick: Option<(u32, u64)> = None;
     for &w in windows {
-        if pairs.iter().any(|&p| p & w == p) {
+        if pairs.iter().any(|pair| pair & !w == 0) {
             continue;
         }
         let free = w & !used;
