@@ -241,38 +241,6 @@ fn the_vcf_checker_refuses_a_quiet_move() {
     assert!(check_vcf(&pos, &cells("l8")).is_ok());
 }
 
-#[test]
-#[ignore]
-fn bench_report() {
-    println!("{}", mnk_engine::bench::run_bench(None));
-}
-
-/// Depth and speed in one second on the 15×15 middle-game bench positions (release builds:
-/// `cargo test --release -p mnk-engine --test tactics -- --ignored --nocapture speed`).
-#[test]
-#[ignore]
-fn speed_in_one_second() {
-    use mnk_engine::bench::{bench_position, POSITIONS};
-    for p in POSITIONS.iter().filter(|p| p.rules == "15x15x5").take(2) {
-        let pos = bench_position(p);
-        let mut engine = Engine::new(16);
-        let limits = Limits::time(std::time::Duration::from_secs(1));
-        let t = Instant::now();
-        let a = engine.analyse(&pos, &limits, &mut |_| {}).unwrap();
-        let ms = t.elapsed().as_millis().max(1) as u64;
-        println!(
-            "{}: depth {} nodes {} in {} ms, {} nodes/s, {} {}",
-            p.name,
-            a.depth,
-            a.nodes,
-            ms,
-            a.nodes * 1000 / ms,
-            a.best,
-            a.value
-        );
-    }
-}
-
 /// A small self-play sanity check (release only, a few seconds): the engine at 30,000 nodes a
 /// move must win every game against the attack-weight bot and line-count alpha-beta (depth
 /// 2), from two openings with each colour. The full strength measurement is `mnk match`.
