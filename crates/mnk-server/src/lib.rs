@@ -97,13 +97,14 @@ pub async fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> 
     })
 }
 
-/// Logs to stderr, filtered by `RUST_LOG` (default: `info`). Does nothing if the program has
-/// already installed a subscriber.
+/// Logs to stderr, filtered by `RUST_LOG` (default: `info`; `RUST_LOG=info,tower_http=debug` also
+/// logs every request). Does nothing if the program has already installed a subscriber.
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .try_init();
 }
