@@ -14,6 +14,9 @@ use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::weights::{attack_weights, WeightsBot};
 
+/// The engine's pattern tables start at k = 3; shorter lines are decided within a few plies, which
+/// the line-count search sees.
+pub const MIN_ENGINE_K: u32 = 3;
 /// Boards up to this many cells are solved exactly by the top level.
 const PERFECT_UP_TO_CELLS: usize = 25;
 
@@ -94,6 +97,7 @@ impl Level {
             2 => Box::new(WeightsBot::new(seed)),
             3 => Box::new(LineCountBot::new(DEFAULT_DEPTH, seed)),
             6 if small => Box::new(PerfectBot::new(seed)),
+            n if rules.k() < MIN_ENGINE_K => Box::new(LineCountBot::new(u32::from(n), seed)),
             n => strong_bot(n, rules, seed),
         }
     }

@@ -266,3 +266,59 @@ fn line_count_alpha_beta_plays_a_whole_game_on_every_board() {
         ));
     }
 }
+
+/// Every level and bot answers on tiny k (k = 1, 2) boards, bounded and not, from the empty board.
+#[test]
+fn every_bot_moves_when_k_is_one_or_two() {
+    for text in ["infx1", "infx2", "15x15x1", "1x1x1", "5x5x2", "infx2,exact"] {
+        let rules: Rules = text.parse().unwrap();
+        let pos = Position::new(rules);
+        for spec in [
+            "level1",
+            "level2",
+            "level3",
+            "level4",
+            "level5",
+            "level6",
+            "engine",
+            "weights",
+            "alphabeta",
+        ] {
+            let spec: BotSpec = spec.parse().unwrap();
+            let mut bot = create(&spec, &rules, 1).unwrap();
+            let choice = bot
+                .choose(&pos, &Limits::time(std::time::Duration::from_millis(50)))
+                .unwrap();
+            assert!(
+                pos.is_free(choice.cell),
+                "{spec} on {text} chose {}",
+                choice.cell
+            );
+        }
+    }
+}
+
+/// The line-count search answers within its deadline even on a crowded unbounded board.
+#[test]
+fn line_count_alpha_beta_keeps_its_deadline() {
+    let rules = Preset::Unbounded.rules();
+    let mut pos = Position::new(rules);
+    let mut rng = Rng::seeded(9);
+    while pos.ply() < 200 {
+        let cell = Cell::new(rng.below(60) as i32 * 3, rng.below(60) as i32 * 3);
+        if pos.is_free(cell) {
+            pos.play(cell);
+        }
+    }
+    let start = std::time::Instant::now();
+    let choice = LineCountBot::new(4, 1)
+        .choose(&pos, &Limits::time(std::time::Duration::from_millis(200)))
+        .unwrap();
+    assert!(pos.is_free(choice.cell));
+    // Generous: the point is that it stops, not how precisely (timing is measured in benches).
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -22,7 +22,12 @@ const WIN: i64 = 1 << 62;
 /// Bounded boards up to this many cells search every empty cell; larger ones only cells near stones.
 const ALL_CELLS_UP_TO: usize = 81;
 
-/// Starting cells of the windows to evaluate.
+/// Nodes between checks of the deadline and stop flag.
+const CHECK_EVERY: u64 = 16;
+
+/// Starting cells of the windows to evaluate: every window of a bounded board; on the unbounded
+/// board the windows through a stone or through a cell the root may play (computed once per
+/// search, so stones placed inside the search count only in those windows).
 fn windows(pos: &Position) -> Vec<(Cell, (i32, i32))> {
     let k = pos.rules().k() as i32;
     let fits = |c: Cell, (dx, dy): (i32, i32)| pos.rules().contains(c.offset(dx, dy, k - 1));
@@ -35,7 +40,8 @@ fn windows(pos: &Position) -> Vec<(Cell, (i32, i32))> {
             .collect();
     }
     let mut starts = HashSet::new();
-    for (stone, _) in pos.stones() {
+    let cells = pos.stones().map(|(c, _)| c).chain(LineCountBot::moves(pos));
+    for stone in cells {
         for d in DIRECTIONS {
             for back in 0..k {
                 starts.insert((stone.offset(d.0, d.1, -back), d));
@@ -81,6 +87,8 @@ pub struct LineCountBot {
 
 struct Search<'a> {
     limits: &'a Limits,
+    /// The windows evaluated, fixed at the root so leaves do not recompute them.
+    windows: &'a [(Cell, (i32, i32))],
     nodes: u64,
     stopped: bool,
 }
@@ -104,6 +112,17 @@ impl LineCountBot {
 }
 
 impl Search<'_> {
+    /// Checks the limits every few nodes; once they are hit every call returns at once.
+    fn out_of_budget(&mut self) -> bool {
+        if !self.stopped
+            && self.nodes % CHECK_EVERY == 0
+            && (self.limits.should_stop() || self.limits.nodes_exhausted(self.nodes))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
     fn alpha_beta(
         &mut self,
         pos: &mut Position,
@@ -113,25 +132,26 @@ impl Search<'_> {
         beta: i64,
     ) -> i64 {
         self.nodes += 1;
-        if self.nodes % 1024 == 0
-            && (self.limits.should_stop() || self.limits.nodes_exhausted(self.nodes))
-        {
-            self.stopped = true;
-        }
         match pos.outcome() {
             // The previous mover won.
             Outcome::Win { .. } => return -(WIN - ply),
             Outcome::Draw => return 0,
             Outcome::Ongoing => {}
         }
-        if depth == 0 || self.stopped {
-            return evaluate(pos, &windows(pos));
+        if self.out_of_budget() {
+            return 0;
+        }
+        if depth == 0 {
+            return evaluate(pos, self.windows);
         }
         let mut best = i64::MIN + 1;
         for m in LineCountBot::moves(pos) {
             pos.play_unchecked(m);
             let score = -self.alpha_beta(pos, depth - 1, ply + 1, -beta, -alpha);
             pos.undo();
+            if self.stopped {
+                return 0;
+            }
             best = best.max(score);
             alpha = alpha.max(score);
             if alpha >= beta {
@@ -167,8 +187,10 @@ impl Bot for LineCountBot {
             let j = self.rng.below(i + 1);
             moves.swap(i, j);
         }
+        let windows = windows(pos);
         let mut search = Search {
             limits,
+            windows: &windows,
             nodes: 0,
             stopped: false,
         };
@@ -179,17 +201,18 @@ impl Bot for LineCountBot {
             board.play_unchecked(m);
             let score = -search.alpha_beta(&mut board, self.depth - 1, 1, i64::MIN + 1, -alpha);
             board.undo();
+            if search.stopped {
+                break;
+            }
             if score > best_score {
                 (best, best_score) = (m, score);
                 alpha = alpha.max(score);
             }
-            if search.stopped {
-                break;
-            }
         }
         Ok(Choice {
             cell: best,
-            value: Some(to_value(best_score)),
+            // Stopped before the first move was searched: the move is a guess with no value.
+            value: (best_score > i64::MIN).then(|| to_value(best_score)),
             pv: vec![best],
             depth: self.depth,
             nodes: search.nodes,
