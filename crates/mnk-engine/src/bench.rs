@@ -100,6 +100,29 @@ impl BenchLine {
     }
 }
 
+/// How deep the engine gets on one position within a time budget.
+#[derive(Clone, Debug)]
+pub struct DepthLine {
+    /// The position's name.
+    pub name: &'static str,
+    /// The time budget in milliseconds.
+    pub budget_ms: u64,
+    /// The deepest iteration completed within the budget.
+    pub depth: u32,
+    /// Nodes searched when that iteration completed.
+    pub nodes: u64,
+    /// Milliseconds when that iteration completed.
+    pub ms: u64,
+}
+
+impl DepthLine {
+    /// Nodes per second up to the last completed iteration.
+    #[must_use]
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.ms.max(1)
+    }
+}
+
 /// Everything the bench measured.
 #[derive(Clone, Debug)]
 pub struct BenchReport {
@@ -107,6 +130,10 @@ pub struct BenchReport {
     pub depth: u32,
     /// One line per position.
     pub lines: Vec<BenchLine>,
+    /// Depth reached within [`DEPTH_BUDGET_MS`] on the 15×15 middle-game positions (empty when
+    /// the bench ran without the timed part). A figure that depends on the machine, not part
+    /// of the signature.
+    pub depth_in_time: Vec<DepthLine>,
 }
 
 impl BenchReport {
@@ -158,6 +185,18 @@ impl fmt::Display for BenchReport {
             self.nps(),
             self.depth
         )?;
+        for d in &self.depth_in_time {
+            writeln!(
+                f,
+                "Depth in {} ms on {}: {} ({} nodes in {} ms, {} nodes/s)",
+                d.budget_ms,
+                d.name,
+                d.depth,
+                d.nodes,
+                d.ms,
+                d.nps()
+            )?;
+        }
         write!(f, "Bench: {}", self.nodes())
     }
 }
@@ -177,10 +216,81 @@ pub fn bench_position(p: &BenchPosition) -> Position {
     Position::from_moves(rules, &moves).expect("bench record")
 }
 
+/// Time budget of the depth figure, in milliseconds.
+pub const DEPTH_BUDGET_MS: u64 = 1000;
+
+/// Names of the positions whose depth within [`DEPTH_BUDGET_MS`] the bench reports.
+pub const DEPTH_POSITIONS: [&str; 2] = ["15x15 middle game", "15x15 quiet middle game"];
+
 /// Searches every bench position to `depth` (default [`DEFAULT_BENCH_DEPTH`]) with a fresh
-/// engine and a [`BENCH_HASH_MB`] table.
+/// engine and a [`BENCH_HASH_MB`] table, then measures the depth reached within
+/// [`DEPTH_BUDGET_MS`] on the [`DEPTH_POSITIONS`].
 #[must_use]
 pub fn run_bench(depth: Option<u32>) -> BenchReport {
+    let mut report = run_fixed_depth(depth);
+    report.depth_in_time = POSITIONS
+        .iter()
+        .filter(|p| DEPTH_POSITIONS.contains(&p.name))
+        .map(|p| depth_in(p, DEPTH_BUDGET_MS))
+        .collect();
+    report
+}
+
+/// The deepest iteration the engine completes on `p` within `budget_ms` of one thread.
+///
+/// The search runs without a deadline (which would make it stop early to save time for the
+/// game) and is stopped by a flag when the budget runs out; the last iteration completed
+/// before then counts.
+#[must_use]
+pub fn depth_in(p: &BenchPosition, budget_ms: u64) -> DepthLine {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    use std::time::Duration;
+
+    let pos = bench_position(p);
+    let stop = Arc::new(AtomicBool::new(false));
+    let (done, finished) = mpsc::channel::<()>();
+    let timer = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            if finished
+                .recv_timeout(Duration::from_millis(budget_ms))
+                .is_err()
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+    };
+    let limits = Limits {
+        max_depth: Some(crate::search::MAX_DEPTH),
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
+    let clock = SystemClock::new();
+    let mut line = DepthLine {
+        name: p.name,
+        budget_ms,
+        depth: 0,
+        nodes: 0,
+        ms: 0,
+    };
+    let mut engine = Engine::new(BENCH_HASH_MB);
+    let _ = engine.analyse(&pos, &limits, &mut |info| {
+        let ms = clock.now_ms();
+        if ms <= budget_ms {
+            line.depth = info.depth;
+            line.nodes = info.nodes;
+            line.ms = ms;
+        }
+    });
+    let _ = done.send(());
+    let _ = timer.join();
+    line
+}
+
+/// The fixed-depth part of [`run_bench`] alone: reproducible, and quick at small depths.
+#[must_use]
+pub fn run_fixed_depth(depth: Option<u32>) -> BenchReport {
     let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH).max(1);
     let clock = SystemClock::new();
     let mut engine = Engine::new(BENCH_HASH_MB);
@@ -201,7 +311,11 @@ pub fn run_bench(depth: Option<u32>) -> BenchReport {
             value: a.value,
         });
     }
-    BenchReport { depth, lines }
+    BenchReport {
+        depth,
+        lines,
+        depth_in_time: Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -217,8 +331,8 @@ mod tests {
 
     #[test]
     fn shallow_bench_is_reproducible() {
-        let a = run_bench(Some(3));
-        let b = run_bench(Some(3));
+        let a = run_fixed_depth(Some(3));
+        let b = run_fixed_depth(Some(3));
         assert_eq!(a.nodes(), b.nodes());
         assert!(a.to_string().ends_with(&format!("Bench: {}", a.nodes())));
         for (x, y) in a.lines.iter().zip(&b.lines) {

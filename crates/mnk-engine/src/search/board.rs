@@ -17,6 +17,8 @@
 //! [`MAX_FRAME_SPAN`], the frame is centred on the last move and stones outside it are left out
 //! (the engine's facade checks the whole position for immediate wins and blocks first).
 
+use std::sync::OnceLock;
+
 use mnk_core::zobrist::mix64;
 use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, Win};
 
@@ -43,6 +45,8 @@ pub struct Board {
     exact: bool,
     reach: u32,
     table: Option<&'static PatternTable>,
+    /// Both players' patterns of a line at once, when the reach is short (see [`pair_table`]).
+    pairs: Option<&'static [u8]>,
     tables: ThreatTables,
     bounded: bool,
     /// Playable cells of the frame.
@@ -68,6 +72,29 @@ pub struct Board {
     bbox: Vec<(i32, i32, i32, i32)>,
     empties: usize,
     won: bool,
+    /// Keys and infos of empty cells before [`Board::play`] changed them, for [`Board::undo`].
+    undo_log: Vec<Changed>,
+    /// One per move made with [`Board::play`], newest last.
+    frames: Vec<Frame>,
+}
+
+/// An empty cell's packed patterns before a move changed them.
+#[derive(Clone, Copy)]
+struct Changed {
+    idx: u32,
+    keys: [u16; 2],
+    infos: [u32; 2],
+}
+
+/// What [`Board::undo`] restores besides the changed cells: the totals before the move.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// Moves on the board before this one.
+    ply: usize,
+    /// Length of the undo log before this move.
+    log_len: usize,
+    score: [i32; 2],
+    threat_count: [[u32; 13]; 2],
 }
 
 impl std::fmt::Debug for Board {
@@ -100,7 +127,7 @@ impl Board {
         for (cell, player) in pos.stones() {
             if let Some(idx) = board.index_of(cell) {
                 board.forget_cell(idx);
-                board.put(idx, player.index());
+                board.put::<false>(idx, player.index());
             }
         }
         board.side = pos.to_move().index();
@@ -123,6 +150,7 @@ impl Board {
             exact,
             reach,
             table: pattern::table(k, exact),
+            pairs: pair_table(k, exact),
             tables: ThreatTables::get(),
             bounded,
             width,
@@ -147,6 +175,8 @@ impl Board {
             bbox: Vec::new(),
             empties: (width * height) as usize,
             won: false,
+            undo_log: Vec::new(),
+            frames: Vec::new(),
         };
         for fy in 0..height {
             for fx in 0..width {
@@ -427,15 +457,22 @@ impl Board {
         debug_assert_eq!(self.stone[idx], EMPTY, "play on a non-empty cell");
         let p = self.side;
         self.won = self.threat(idx, p) == Threat::Five;
+        self.frames.push(Frame {
+            ply: self.moves.len(),
+            log_len: self.undo_log.len(),
+            score: self.score,
+            threat_count: self.threat_count,
+        });
         self.forget_cell(idx);
-        self.put(idx, p);
+        self.put::<true>(idx, p);
         self.hash ^= self.zobrist[idx][p] ^ SIDE_KEY;
         self.side = 1 - p;
         debug_assert!(self.consistent());
     }
 
-    /// Places a stone of `p` and updates everything but the side and hash.
-    fn put(&mut self, idx: usize, p: usize) {
+    /// Places a stone of `p` and updates everything but the side and hash; with `LOG`, the
+    /// cells it changes are remembered for [`Board::undo`].
+    fn put<const LOG: bool>(&mut self, idx: usize, p: usize) {
         let r = self.reach as isize;
         self.stone[idx] = p as u8 + 1;
         for d in 0..4 {
@@ -444,12 +481,12 @@ impl Board {
                 let a = (idx as isize + off * i) as usize;
                 self.lines[a][d][p] |= 1 << (r - i);
                 if self.stone[a] == EMPTY {
-                    self.refresh_dir(a, d);
+                    self.refresh_dir::<LOG>(a, d);
                 }
                 let b = (idx as isize - off * i) as usize;
                 self.lines[b][d][p] |= 1 << (r + i);
                 if self.stone[b] == EMPTY {
-                    self.refresh_dir(b, d);
+                    self.refresh_dir::<LOG>(b, d);
                 }
             }
         }
@@ -477,18 +514,47 @@ impl Board {
         self.hash ^= self.zobrist[idx][p] ^ SIDE_KEY;
         self.stone[idx] = EMPTY;
         let r = self.reach as isize;
+        if self
+            .frames
+            .last()
+            .is_some_and(|f| f.ply == self.moves.len())
+        {
+            // Made by `play`: clear the masks and restore what the move changed. The cell's
+            // own key and info were left untouched while it held the stone.
+            let frame = self.frames.pop().expect("checked");
+            for d in 0..4 {
+                let off = self.dir_off[d];
+                for i in 1..=r {
+                    let a = (idx as isize + off * i) as usize;
+                    self.lines[a][d][p] &= !(1 << (r - i));
+                    let b = (idx as isize - off * i) as usize;
+                    self.lines[b][d][p] &= !(1 << (r + i));
+                }
+            }
+            for c in self.undo_log.drain(frame.log_len..).rev() {
+                let i = c.idx as usize;
+                self.keys[i] = c.keys;
+                self.infos[i] = c.infos;
+            }
+            self.score = frame.score;
+            self.threat_count = frame.threat_count;
+            self.bump_near(idx, -1);
+            self.won = false;
+            debug_assert!(self.consistent());
+            return;
+        }
         for d in 0..4 {
             let off = self.dir_off[d];
             for i in 1..=r {
                 let a = (idx as isize + off * i) as usize;
                 self.lines[a][d][p] &= !(1 << (r - i));
                 if self.stone[a] == EMPTY {
-                    self.refresh_dir(a, d);
+                    self.refresh_dir::<false>(a, d);
                 }
                 let b = (idx as isize - off * i) as usize;
                 self.lines[b][d][p] &= !(1 << (r + i));
                 if self.stone[b] == EMPTY {
-                    self.refresh_dir(b, d);
+                    self.refresh_dir::<false>(b, d);
                 }
             }
         }
@@ -545,11 +611,23 @@ impl Board {
     }
 
     #[inline]
-    fn refresh_dir(&mut self, idx: usize, d: usize) {
+    fn refresh_dir<const LOG: bool>(&mut self, idx: usize, d: usize) {
         let line = self.lines[idx][d];
+        if LOG {
+            self.undo_log.push(Changed {
+                idx: idx as u32,
+                keys: self.keys[idx],
+                infos: self.infos[idx],
+            });
+        }
+        let pair = match self.pairs {
+            Some(t) => t[pair_index(line, self.reach)],
+            None => self.line_pattern(line, 0) as u8 | (self.line_pattern(line, 1) as u8) << 4,
+        };
+        let shift = 4 * d;
         for p in 0..2 {
             let old = self.keys[idx][p];
-            let new = with_pattern(old, d, self.line_pattern(line, p));
+            let new = (old & !(0xF << shift)) | (u16::from((pair >> (4 * p)) & 0xF) << shift);
             if new != old {
                 let old_info = self.infos[idx][p];
                 let new_info = self.tables.info(new);
@@ -565,43 +643,7 @@ impl Board {
     /// The pattern `p` makes on a cell whose line masks are `line`.
     #[inline]
     fn line_pattern(&self, line: [u64; 2], p: usize) -> pattern::Pattern {
-        let own = line[p] & !line[1 - p];
-        let blk = line[1 - p];
-        let r = self.reach;
-        let m = (1u64 << r) - 1;
-        let rb = (blk >> (r + 1)) & m;
-        let ro = (own >> (r + 1)) & m;
-        let rlen = rb.trailing_zeros().min(r);
-        let lb = blk & m;
-        let lo = own & m;
-        let llen = if lb == 0 {
-            r
-        } else {
-            r - 1 - (63 - lb.leading_zeros())
-        };
-        if let Some(t) = self.table {
-            let rcode = (ro & ((1u64 << rlen) - 1)) | (1u64 << rlen);
-            let lcode = (lo >> (r - llen)) | (1u64 << llen);
-            t.get(((lcode << (r + 1)) | rcode) as usize)
-        } else {
-            let mut left = 0u64;
-            for d in 1..=llen {
-                if lo & (1 << (r - d)) != 0 {
-                    left |= 1 << (d - 1);
-                }
-            }
-            let seg = Segment {
-                left: Side {
-                    len: llen,
-                    own: left,
-                },
-                right: Side {
-                    len: rlen,
-                    own: ro & ((1u64 << rlen) - 1),
-                },
-            };
-            generic_pattern(seg, self.k, self.exact)
-        }
+        line_pattern(line, p, self.reach, self.table, self.k, self.exact)
     }
 
     fn fresh_hash(&self) -> u64 {
@@ -679,10 +721,104 @@ impl Board {
             let i = usize::from(m);
             let p = usize::from(self.stone[i]) - 1;
             b.forget_cell(i);
-            b.put(i, p);
+            b.put::<false>(i, p);
         }
         b
     }
+}
+
+/// The pattern `p` makes on a cell whose line masks are `line` (bit `reach` is the cell itself,
+/// lower bits one side, higher bits the other), from the pattern table when there is one.
+fn line_pattern(
+    line: [u64; 2],
+    p: usize,
+    r: u32,
+    table: Option<&PatternTable>,
+    k: u32,
+    exact: bool,
+) -> pattern::Pattern {
+    let own = line[p] & !line[1 - p];
+    let blk = line[1 - p];
+    let m = (1u64 << r) - 1;
+    let rb = (blk >> (r + 1)) & m;
+    let ro = (own >> (r + 1)) & m;
+    let rlen = rb.trailing_zeros().min(r);
+    let lb = blk & m;
+    let lo = own & m;
+    let llen = if lb == 0 {
+        r
+    } else {
+        r - 1 - (63 - lb.leading_zeros())
+    };
+    if let Some(t) = table {
+        let rcode = (ro & ((1u64 << rlen) - 1)) | (1u64 << rlen);
+        let lcode = (lo >> (r - llen)) | (1u64 << llen);
+        t.get(((lcode << (r + 1)) | rcode) as usize)
+    } else {
+        let mut left = 0u64;
+        for d in 1..=llen {
+            if lo & (1 << (r - d)) != 0 {
+                left |= 1 << (d - 1);
+            }
+        }
+        let seg = Segment {
+            left: Side {
+                len: llen,
+                own: left,
+            },
+            right: Side {
+                len: rlen,
+                own: ro & ((1u64 << rlen) - 1),
+            },
+        };
+        generic_pattern(seg, k, exact)
+    }
+}
+
+/// The longest reach with a pair table (4^(2 × reach) entries: a megabyte at reach 5).
+const PAIR_MAX_REACH: u32 = 5;
+
+/// The index of a line in the pair table: both masks without the centre bit, X's below O's.
+#[inline]
+fn pair_index(line: [u64; 2], r: u32) -> usize {
+    let lo = (1u64 << r) - 1;
+    let squeeze = |m: u64| (m & lo) | ((m >> (r + 1)) << r);
+    (squeeze(line[0]) | (squeeze(line[1]) << (2 * r))) as usize
+}
+
+static PAIR_TABLES: [[OnceLock<Vec<u8>>; 2]; 6] = [
+    [OnceLock::new(), OnceLock::new()],
+    [OnceLock::new(), OnceLock::new()],
+    [OnceLock::new(), OnceLock::new()],
+    [OnceLock::new(), OnceLock::new()],
+    [OnceLock::new(), OnceLock::new()],
+    [OnceLock::new(), OnceLock::new()],
+];
+
+/// For short reaches, a table from both players' line masks to both patterns (X's in the low
+/// nibble), built from [`line_pattern`] on first use: one lookup per line instead of two
+/// decodings. `None` for longer reaches or k without a pattern table.
+fn pair_table(k: u32, exact: bool) -> Option<&'static [u8]> {
+    let table = pattern::table(k, exact)?;
+    let r = reach(k, exact);
+    if r > PAIR_MAX_REACH {
+        return None;
+    }
+    let slot = &PAIR_TABLES[(k - pattern::TABLE_MIN_K) as usize][usize::from(exact)];
+    let built = slot.get_or_init(|| {
+        let lo = (1u64 << r) - 1;
+        let spread = |c: u64| (c & lo) | ((c >> r) << (r + 1));
+        let half = 1u64 << (2 * r);
+        (0..half * half)
+            .map(|i| {
+                let line = [spread(i & (half - 1)), spread(i >> (2 * r))];
+                debug_assert_eq!(pair_index(line, r) as u64, i);
+                line_pattern(line, 0, r, Some(table), k, exact) as u8
+                    | (line_pattern(line, 1, r, Some(table), k, exact) as u8) << 4
+            })
+            .collect()
+    });
+    Some(built)
 }
 
 /// The frame for the unbounded board: origin, width and height.
