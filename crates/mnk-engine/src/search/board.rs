@@ -478,15 +478,21 @@ impl Board {
         for d in 0..4 {
             let off = self.dir_off[d];
             for i in 1..=r {
+                // The new masks go to `refresh_dir` in registers: reading them back from
+                // memory right after a half-width store would stall.
                 let a = (idx as isize + off * i) as usize;
-                self.lines[a][d][p] |= 1 << (r - i);
+                let mut line = self.lines[a][d];
+                line[p] |= 1 << (r - i);
+                self.lines[a][d] = line;
                 if self.stone[a] == EMPTY {
-                    self.refresh_dir::<LOG>(a, d);
+                    self.refresh_dir::<LOG>(a, d, line);
                 }
                 let b = (idx as isize - off * i) as usize;
-                self.lines[b][d][p] |= 1 << (r + i);
+                let mut line = self.lines[b][d];
+                line[p] |= 1 << (r + i);
+                self.lines[b][d] = line;
                 if self.stone[b] == EMPTY {
-                    self.refresh_dir::<LOG>(b, d);
+                    self.refresh_dir::<LOG>(b, d, line);
                 }
             }
         }
@@ -549,12 +555,12 @@ impl Board {
                 let a = (idx as isize + off * i) as usize;
                 self.lines[a][d][p] &= !(1 << (r - i));
                 if self.stone[a] == EMPTY {
-                    self.refresh_dir::<false>(a, d);
+                    self.refresh_dir::<false>(a, d, self.lines[a][d]);
                 }
                 let b = (idx as isize - off * i) as usize;
                 self.lines[b][d][p] &= !(1 << (r + i));
                 if self.stone[b] == EMPTY {
-                    self.refresh_dir::<false>(b, d);
+                    self.refresh_dir::<false>(b, d, self.lines[b][d]);
                 }
             }
         }
@@ -611,8 +617,7 @@ impl Board {
     }
 
     #[inline]
-    fn refresh_dir<const LOG: bool>(&mut self, idx: usize, d: usize) {
-        let line = self.lines[idx][d];
+    fn refresh_dir<const LOG: bool>(&mut self, idx: usize, d: usize, line: [u64; 2]) {
         if LOG {
             self.undo_log.push(Changed {
                 idx: idx as u32,
