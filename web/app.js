@@ -14,6 +14,7 @@ import {
   apiOpponent,
   apiRules,
   cellName,
+  displayName,
   opponentToString,
   other,
   parseCell,
@@ -81,9 +82,14 @@ let pointerCell = null;
 let tipTimer = 0;
 
 const board = new BoardView($('board'), $('canvas'));
+/** A cell as this board shows it to people (x,y on the unbounded board). */
+function shownName(cell) {
+  return displayName(cell.x, cell.y, Boolean(game.rules && game.rules.unbounded));
+}
+
 const grid = new GridMirror($('grid'), board, {
   onActivate: (cell) => humanMove(cell),
-  label: (cell, stone) => `${cellName(cell.x, cell.y)}, ${stone ? stone : t('empty')}`,
+  label: (cell, stone) => `${shownName(cell)}, ${stone ? stone : t('empty')}`,
 });
 board.onView = () => grid.sync();
 board.onHover = (cell, e) => {
@@ -317,7 +323,7 @@ async function showWeightUnderPointer() {
   try {
     const list = await loadWeights();
     const w = list.find((c) => c.x === cell.x && c.y === cell.y);
-    const name = cellName(cell.x, cell.y);
+    const name = shownName(cell);
     const text = w ? t('weightOf', { cell: name, weight: formatWeight(w.weight) }) : t('noWeight', { cell: name });
     showTip(text, cell, anchor);
   } catch (e) {

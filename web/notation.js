@@ -18,6 +18,11 @@ export function cellName(x, y) {
   return x >= 0 && y >= 0 ? `${columnName(x)}${y + 1}` : `${x},${y}`;
 }
 
+/** How the board shows a cell to people: "h8" on a bounded board, always "x,y" on the unbounded one. */
+export function displayName(x, y, unbounded) {
+  return unbounded ? `${x},${y}` : cellName(x, y);
+}
+
 /** Reads "h8" or "x,y" into {x, y}, or null. */
 export function parseCell(text) {
   if (typeof text !== 'string') return null;

@@ -242,6 +242,16 @@ impl Rules {
         }
     }
 
+    /// How this board writes a cell: `h8` on a bounded board, `x,y` on the unbounded one (where a
+    /// letter name would change form as soon as a stone lands left of or below the first).
+    #[must_use]
+    pub fn cell_name(&self, cell: Cell) -> String {
+        match self.board {
+            Board::Bounded { .. } => cell.to_string(),
+            Board::Unbounded => format!("{},{}", cell.x, cell.y),
+        }
+    }
+
     /// Whether a run of `length` stones through a cell wins.
     #[must_use]
     pub fn run_wins(&self, length: u32) -> bool {

@@ -88,22 +88,29 @@ fn parse_cell(value: &Json) -> Result<Cell, String> {
     }
 }
 
-/// A cell in both notations: `{"cell": "h8", "x": 7, "y": 7}`.
+/// A cell in both notations: `{"cell": "h8", "x": 7, "y": 7}` (`"cell": "7,7"` on the unbounded
+/// board, which always writes `x,y`).
 #[must_use]
-pub fn cell_json(cell: Cell) -> Json {
-    json!({ "cell": cell.to_string(), "x": cell.x, "y": cell.y })
+pub fn cell_json(rules: &Rules, cell: Cell) -> Json {
+    json!({ "cell": rules.cell_name(cell), "x": cell.x, "y": cell.y })
+}
+
+/// Cells as the board writes them.
+#[must_use]
+pub fn cell_names(rules: &Rules, cells: &[Cell]) -> Vec<String> {
+    cells.iter().map(|&c| rules.cell_name(c)).collect()
 }
 
 /// How the game stands: `{"status": "ongoing" | "draw" | "win", "winner", "line"}`.
 #[must_use]
-pub fn outcome_json(outcome: &Outcome) -> Json {
+pub fn outcome_json(rules: &Rules, outcome: &Outcome) -> Json {
     match outcome {
         Outcome::Ongoing => json!({ "status": "ongoing" }),
         Outcome::Draw => json!({ "status": "draw" }),
         Outcome::Win { winner, line } => json!({
             "status": "win",
             "winner": winner,
-            "line": line.iter().copied().map(cell_json).collect::<Vec<_>>(),
+            "line": line.iter().map(|&c| cell_json(rules, c)).collect::<Vec<_>>(),
         }),
     }
 }
@@ -113,11 +120,11 @@ pub fn outcome_json(outcome: &Outcome) -> Json {
 pub fn state_json(pos: &Position) -> Json {
     json!({
         "rules": pos.rules(),
-        "moves": pos.history().iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "moves": cell_names(pos.rules(), pos.history()),
         "ply": pos.ply(),
         "to_move": pos.to_move(),
-        "outcome": outcome_json(pos.outcome()),
-        "last": pos.last_move().map(cell_json),
+        "outcome": outcome_json(pos.rules(), pos.outcome()),
+        "last": pos.last_move().map(|c| cell_json(pos.rules(), c)),
     })
 }
 

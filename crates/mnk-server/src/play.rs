@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use axum::extract::State;
 use axum::routing::{get, post};
 use axum::{Json as Reply, Router};
-use mnk_core::Position;
+use mnk_core::{Position, Rules};
 use mnk_engine::bots::{self, BotSpec, BOTS};
 use mnk_engine::level::{Level, LEVELS};
 use mnk_engine::solver::{self, SolveError};
@@ -21,7 +21,7 @@ use serde_json::{json, Value as Json};
 use crate::api::AppState;
 use crate::body::ApiJson;
 use crate::error::ApiError;
-use crate::game::{cell_json, state_json, GameRequest};
+use crate::game::{cell_json, cell_names, state_json, GameRequest};
 
 /// The routes of this module.
 pub(crate) fn routes() -> Router<AppState> {
@@ -71,7 +71,7 @@ async fn computer_move(
     let (mut pos, thought) = think(&app, request, None).await?;
     pos.try_play(thought.choice.cell)
         .map_err(|e| ApiError::Internal(format!("the bot chose an illegal move: {e}")))?;
-    let mut answer = thought.to_json();
+    let mut answer = thought.to_json(pos.rules());
     answer["state"] = state_json(&pos);
     Ok(Reply(answer))
 }
@@ -81,8 +81,8 @@ async fn hint(
     State(app): State<AppState>,
     ApiJson(request): ApiJson<ThinkRequest>,
 ) -> Result<Reply<Json>, ApiError> {
-    let (_, thought) = think(&app, request, Some(BotSpec::Level(Level::top()))).await?;
-    Ok(Reply(thought.to_json()))
+    let (pos, thought) = think(&app, request, Some(BotSpec::Level(Level::top()))).await?;
+    Ok(Reply(thought.to_json(pos.rules())))
 }
 
 /// What a bot answered and how long it took.
@@ -92,12 +92,12 @@ struct Thought {
 }
 
 impl Thought {
-    fn to_json(&self) -> Json {
+    fn to_json(&self, rules: &Rules) -> Json {
         let c = &self.choice;
         json!({
-            "move": cell_json(c.cell),
+            "move": cell_json(rules, c.cell),
             "value": c.value.map(value_json),
-            "pv": c.pv.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "pv": cell_names(rules, &c.pv),
             "depth": c.depth,
             "nodes": c.nodes,
             "time_ms": self.time_ms,
@@ -233,11 +233,12 @@ async fn weights(
 ) -> Result<Reply<Json>, ApiError> {
     let pos = request.position()?;
     let side = pos.to_move();
+    let rules = *pos.rules();
     let weights = app.pool.run(move |_stop| Ok(attack_weights(&pos))).await?;
     let weights: Vec<Json> = weights
         .into_iter()
         .map(|(cell, weight)| {
-            let mut entry = cell_json(cell);
+            let mut entry = cell_json(&rules, cell);
             entry["weight"] = json!(weight);
             entry
         })
@@ -262,6 +263,7 @@ async fn solve(
     ApiJson(request): ApiJson<SolveRequest>,
 ) -> Result<Reply<Json>, ApiError> {
     let pos = request.game.position()?;
+    let rules = *pos.rules();
     if !solver::solvable(pos.rules()) {
         return Err(SolveError::TooLarge(pos.rules().to_string()).into());
     }
@@ -295,14 +297,14 @@ async fn solve(
         .moves
         .iter()
         .map(|&(cell, value)| {
-            let mut entry = cell_json(cell);
+            let mut entry = cell_json(&rules, cell);
             entry["value"] = value_json(value);
             entry
         })
         .collect();
     Ok(Reply(json!({
         "value": value_json(analysis.value),
-        "best": analysis.best.map(|c| c.to_string()),
+        "best": analysis.best.map(|c| rules.cell_name(c)),
         "nodes": analysis.nodes,
         "time_ms": time_ms,
         "moves": moves,
