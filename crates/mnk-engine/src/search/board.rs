@@ -76,7 +76,13 @@ pub struct Board {
     undo_log: Vec<Changed>,
     /// One per move made with [`Board::play`], newest last.
     frames: Vec<Frame>,
+    /// Per player, a bit per empty cell where they make at least [`HOT`]: the few cells that
+    /// threat searches and forced-move generation look for, listed without a board scan.
+    hot: [Vec<u64>; 2],
 }
+
+/// The weakest threat kept in the [`Board`]'s per-player bit sets.
+const HOT: Threat = Threat::Flex3;
 
 /// An empty cell's packed patterns before a move changed them.
 #[derive(Clone, Copy)]
@@ -84,6 +90,8 @@ struct Changed {
     idx: u32,
     keys: [u16; 2],
     infos: [u32; 2],
+    /// Bit `p` set when player `p`'s hot bit flipped (flipping again restores it).
+    flipped: u8,
 }
 
 /// What [`Board::undo`] restores besides the changed cells: the totals before the move.
@@ -177,6 +185,7 @@ impl Board {
             won: false,
             undo_log: Vec::new(),
             frames: Vec::new(),
+            hot: [vec![0; n.div_ceil(64)], vec![0; n.div_ceil(64)]],
         };
         for fy in 0..height {
             for fx in 0..width {
@@ -435,6 +444,19 @@ impl Board {
         if self.threats_at_least(player, t) == 0 {
             return;
         }
+        if t >= HOT {
+            for (w, &word) in self.hot[player].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let i = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if self.threat(i, player) >= t {
+                        out.push(i);
+                    }
+                }
+            }
+            return;
+        }
         let Some(&(x0, y0, x1, y1)) = self.bbox.last() else {
             return;
         };
@@ -541,7 +563,16 @@ impl Board {
                 let i = c.idx as usize;
                 self.keys[i] = c.keys;
                 self.infos[i] = c.infos;
+                if c.flipped != 0 {
+                    let bit = 1u64 << (i % 64);
+                    for p in 0..2 {
+                        if c.flipped & (1 << p) != 0 {
+                            self.hot[p][i / 64] ^= bit;
+                        }
+                    }
+                }
             }
+            self.mark_hot(idx);
             self.score = frame.score;
             self.threat_count = frame.threat_count;
             self.bump_near(idx, -1);
@@ -593,6 +624,9 @@ impl Board {
 
     /// Removes an empty cell's scores and threat counts before it is taken.
     fn forget_cell(&mut self, idx: usize) {
+        let (w, bit) = (idx / 64, 1u64 << (idx % 64));
+        self.hot[0][w] &= !bit;
+        self.hot[1][w] &= !bit;
         for p in 0..2 {
             let info = self.infos[idx][p];
             self.score[p] -= info_score(info);
@@ -614,6 +648,20 @@ impl Board {
             self.score[p] += info_score(info);
             self.threat_count[p][info_threat_index(info)] += 1;
         }
+        self.mark_hot(idx);
+    }
+
+    /// Sets the hot bits of the empty cell `idx` from its infos.
+    #[inline]
+    fn mark_hot(&mut self, idx: usize) {
+        let (w, bit) = (idx / 64, 1u64 << (idx % 64));
+        for p in 0..2 {
+            if info_threat_index(self.infos[idx][p]) >= HOT as usize {
+                self.hot[p][w] |= bit;
+            } else {
+                self.hot[p][w] &= !bit;
+            }
+        }
     }
 
     #[inline]
@@ -623,6 +671,7 @@ impl Board {
                 idx: idx as u32,
                 keys: self.keys[idx],
                 infos: self.infos[idx],
+                flipped: 0,
             });
         }
         let pair = match self.pairs {
@@ -641,6 +690,15 @@ impl Board {
                 self.score[p] += info_score(new_info) - info_score(old_info);
                 self.threat_count[p][info_threat_index(old_info)] -= 1;
                 self.threat_count[p][info_threat_index(new_info)] += 1;
+                let hot = HOT as usize;
+                if (info_threat_index(old_info) >= hot) != (info_threat_index(new_info) >= hot) {
+                    self.hot[p][idx / 64] ^= 1u64 << (idx % 64);
+                    if LOG {
+                        if let Some(c) = self.undo_log.last_mut() {
+                            c.flipped |= 1 << p;
+                        }
+                    }
+                }
             }
         }
     }
@@ -693,6 +751,7 @@ impl Board {
             }
         }
         self.score == fresh.score
+            && self.hot == fresh.hot
             && self.threat_count == fresh.threat_count
             && self.hash == fresh.hash
             && self.bbox.last() == fresh.bbox.last()

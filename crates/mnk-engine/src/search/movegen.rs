@@ -38,6 +38,11 @@ pub fn threat_cells(board: &Board, player: usize, t: Threat, out: &mut Vec<usize
         return;
     }
     let start = out.len();
+    if t >= Threat::Flex3 {
+        // The board lists these without a scan.
+        board.cells_with(player, t, out);
+        return;
+    }
     if let Some(last) = board.last_move() {
         let r = board.reach() as isize;
         for d in 0..4 {
@@ -104,7 +109,22 @@ pub fn is_quiet(board: &Board, idx: usize) -> bool {
 
 /// Sorts `(score, idx)` pairs: higher score first, then lower index (row, then column).
 pub fn sort_moves(moves: &mut [(i32, u16)]) {
-    moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    moves.sort_unstable_by_key(|&(s, i)| order_key(s, usize::from(i)));
+}
+
+/// One integer per move whose ascending order is the search order: higher score first, then
+/// lower index. Sorting these is faster than comparing pairs.
+#[inline]
+#[must_use]
+pub fn order_key(score: i32, idx: usize) -> u64 {
+    !((u64::from(score as u32 ^ 0x8000_0000) << 16) | u64::from(!(idx as u16)))
+}
+
+/// The move of an [`order_key`].
+#[inline]
+#[must_use]
+pub fn key_move(key: u64) -> usize {
+    usize::from(key as u16)
 }
 
 #[cfg(test)]

@@ -23,7 +23,9 @@
 
 use super::board::Board;
 use super::eval::evaluate;
-use super::movegen::{generate, is_quiet, move_score, sort_moves, threat_cells, Phase};
+use super::movegen::{
+    generate, is_quiet, key_move, move_score, order_key, sort_moves, threat_cells, Phase,
+};
 use super::threat::Threat;
 use super::tt::{Bound, TranspositionTable, NO_MOVE};
 use super::vcf::{vcf, vct, ThreatCache};
@@ -152,7 +154,7 @@ pub struct Searcher<'a> {
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<usize>>,
     buffers: Vec<Vec<usize>>,
-    ordered: Vec<Vec<(i32, u16)>>,
+    ordered: Vec<Vec<u64>>,
     root: Vec<RootMove>,
     /// Search every root move with a full window (for ranking moves).
     pub all_root_scores: bool,
@@ -483,9 +485,12 @@ impl<'a> Searcher<'a> {
             } else {
                 move_score(&self.board, m) + self.history[m][me] / 64
             };
-            (s, m as u16)
+            order_key(s, m)
         }));
-        sort_moves(&mut keyed);
+        // The best move first; the rest are sorted only if it does not cut off.
+        if let Some(first) = (0..keyed.len()).min_by_key(|&i| keyed[i]) {
+            keyed.swap(0, first);
+        }
         self.buffers[ply] = moves;
         // Futility: near the horizon, quiet moves cannot lift a hopeless static score.
         let futile = !pv_node
@@ -496,8 +501,12 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = NO_MOVE;
         let mut searched = 0usize;
-        for (i, &(_, m16)) in keyed.iter().enumerate() {
-            let m = usize::from(m16);
+        for i in 0..keyed.len() {
+            if i == 1 {
+                keyed[1..].sort_unstable();
+            }
+            let m = key_move(keyed[i]);
+            let m16 = m as u16;
             let quiet = phase == Phase::All && is_quiet(&self.board, m);
             if !pv_node
                 && quiet
