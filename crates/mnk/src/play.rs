@@ -10,6 +10,7 @@ use clap::Args;
 use mnk_core::{Cell, Outcome, Player, Position, Rules};
 use mnk_engine::bots::{create, BotSpec};
 use mnk_engine::level::Level;
+use mnk_engine::weights::WeightsBot;
 use mnk_engine::{Bot, Limits};
 
 /// Arguments of `mnk play`.
@@ -93,14 +94,17 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
             prompt("undo, new or quit> ");
         } else if let Side::Computer(bot, name) = &mut game.sides[game.pos.to_move().index()] {
             let limits = Limits::time(game.time);
-            match bot.choose(&game.pos, &limits) {
+            let choice = bot.choose(&game.pos, &limits).or_else(|e| {
+                // A bot that cannot answer in time (the solver on a large board, say) must not end
+                // the game: the attack-weight bot moves instead, and says so.
+                println!("{name} could not move ({e}); the attack-weight bot moves instead");
+                WeightsBot::new(game.seed).choose(&game.pos, &limits)
+            });
+            match choice {
                 Ok(choice) => {
                     let value = choice.value.map(|v| format!(" ({v})")).unwrap_or_default();
-                    println!(
-                        "{} ({name}) plays {}{value}",
-                        game.pos.to_move(),
-                        choice.cell
-                    );
+                    let cell = game.pos.rules().cell_name(choice.cell);
+                    println!("{} ({name}) plays {cell}{value}", game.pos.to_move());
                     game.pos.play(choice.cell);
                     continue;
                 }
@@ -182,7 +186,7 @@ impl Game {
         match bot.choose(&self.pos, &Limits::time(self.time)) {
             Ok(choice) => {
                 let value = choice.value.map(|v| format!(" ({v})")).unwrap_or_default();
-                println!("hint: {}{value}", choice.cell);
+                println!("hint: {}{value}", self.pos.rules().cell_name(choice.cell));
             }
             Err(e) => println!("no hint: {e}"),
         }
@@ -194,7 +198,7 @@ fn result(pos: &Position) -> Option<String> {
         Outcome::Ongoing => None,
         Outcome::Draw => Some("Draw: the board is full.".into()),
         Outcome::Win { winner, line } => {
-            let cells: Vec<String> = line.iter().map(ToString::to_string).collect();
+            let cells: Vec<String> = line.iter().map(|&c| pos.rules().cell_name(c)).collect();
             Some(format!("{winner} wins with {}.", cells.join(" ")))
         }
     }
@@ -214,7 +218,10 @@ fn render(pos: &Position) -> String {
         } else {
             pos.rules().first().opponent()
         };
-        out.push_str(&format!("last move: {mover} {last}"));
+        out.push_str(&format!(
+            "last move: {mover} {}",
+            pos.rules().cell_name(last)
+        ));
     }
     out
 }
