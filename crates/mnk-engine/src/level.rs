@@ -105,13 +105,19 @@ impl Level {
 
 // ---- Levels 4 to 6 on boards too large to solve: the engine's place. ----
 
+/// Depth and node caps of level 4: a few plies, a small fraction of a second.
+const LEVEL4_CAPS: (u32, u64) = (4, 12_000);
+/// Depth and node caps of level 5: well under what level 6 searches in 200 ms, so that the
+/// top level stays clearly ahead even at short time controls.
+const LEVEL5_CAPS: (u32, u64) = (6, 40_000);
+
 /// The bot for levels 4..=6 on boards the solver does not take: the engine, searching deeper
 /// with each level (level 6 is limited only by the caller's limits).
 fn strong_bot(level: u8, _rules: &Rules, _seed: u64) -> Box<dyn Bot> {
     use crate::search::{EngineBot, DEFAULT_HASH_MB};
     match level {
-        4 => Box::new(EngineBot::capped(Some(4), Some(40_000))),
-        5 => Box::new(EngineBot::capped(Some(8), Some(400_000))),
+        4 => Box::new(EngineBot::capped(Some(LEVEL4_CAPS.0), Some(LEVEL4_CAPS.1))),
+        5 => Box::new(EngineBot::capped(Some(LEVEL5_CAPS.0), Some(LEVEL5_CAPS.1))),
         _ => Box::new(EngineBot::new(DEFAULT_HASH_MB)),
     }
 }

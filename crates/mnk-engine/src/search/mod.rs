@@ -37,6 +37,8 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// Depth searched when the limits give no depth, node count, deadline or stop flag (so a
 /// search always ends).
 pub const DEFAULT_DEPTH: u32 = 8;
+/// A new iteration starts only while the time spent, times this, is within the budget.
+const TIME_FACTOR: u64 = 2;
 /// Deepest iteration ever started.
 pub const MAX_DEPTH: u32 = 60;
 
@@ -99,8 +101,9 @@ impl Engine {
 
     /// Searches `pos` within `limits`, calling `info` after every completed iteration.
     ///
-    /// Every search starts from an empty table, so with a depth or node limit the same position
-    /// always gives the same move, value and node count.
+    /// A search without a deadline starts from an empty table, so with a depth or node limit the
+    /// same position always gives the same move, value and node count. A search with a deadline
+    /// keeps the table of the previous ones (timed results depend on the machine anyway).
     pub fn analyse(
         &mut self,
         pos: &Position,
@@ -165,8 +168,14 @@ impl Engine {
             };
             return Ok((a, Vec::new()));
         }
-        self.tt.clear();
-        self.cache.clear();
+        if limits.deadline.is_some() {
+            // Timed play is not reproducible anyway: keep what the last searches learned
+            // (older entries are the first to be replaced).
+            self.tt.new_search();
+        } else {
+            self.tt.clear();
+            self.cache.clear();
+        }
         let mut s = Searcher::new(board, &mut self.tt, &mut self.cache, limits);
         s.all_root_scores = rank_all;
         let to_cells = |b: &Board, line: &[usize]| line.iter().map(|&i| b.cell_of(i)).collect();
@@ -218,7 +227,7 @@ impl Engine {
             // Another iteration takes a few times longer than this one: stop while there
             // is not time for it.
             if let Some(budget) = budget_ms {
-                if elapsed() * 5 / 2 > budget {
+                if elapsed() * TIME_FACTOR > budget {
                     break;
                 }
             }
