@@ -497,22 +497,29 @@ impl Board {
     fn put<const LOG: bool>(&mut self, idx: usize, p: usize) {
         let r = self.reach as isize;
         self.stone[idx] = p as u8 + 1;
+        // The new masks go to `refresh_dir` in registers, each half computed on its own:
+        // writing one half by index and reading the pair back from memory would stall.
+        let (sel0, sel1) = if p == 0 { (u64::MAX, 0) } else { (0, u64::MAX) };
         for d in 0..4 {
             let off = self.dir_off[d];
             for i in 1..=r {
-                // The new masks go to `refresh_dir` in registers: reading them back from
-                // memory right after a half-width store would stall.
                 let a = (idx as isize + off * i) as usize;
-                let mut line = self.lines[a][d];
-                line[p] |= 1 << (r - i);
-                self.lines[a][d] = line;
+                let [l0, l1] = self.lines[a][d];
+                let bit = 1u64 << (r - i);
+                let line = [l0 | (bit & sel0), l1 | (bit & sel1)];
+                let cell = &mut self.lines[a][d];
+                cell[0] = line[0];
+                cell[1] = line[1];
                 if self.stone[a] == EMPTY {
                     self.refresh_dir::<LOG>(a, d, line);
                 }
                 let b = (idx as isize - off * i) as usize;
-                let mut line = self.lines[b][d];
-                line[p] |= 1 << (r + i);
-                self.lines[b][d] = line;
+                let [l0, l1] = self.lines[b][d];
+                let bit = 1u64 << (r + i);
+                let line = [l0 | (bit & sel0), l1 | (bit & sel1)];
+                let cell = &mut self.lines[b][d];
+                cell[0] = line[0];
+                cell[1] = line[1];
                 if self.stone[b] == EMPTY {
                     self.refresh_dir::<LOG>(b, d, line);
                 }

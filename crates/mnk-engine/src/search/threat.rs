@@ -140,8 +140,24 @@ const THREAT_SCORE: [i32; 13] = [0, 0, 0, 8, 12, 0, 10, 120, 0, 20, 250, 600, 20
 struct Tables {
     threat: Vec<u8>,
     score: Vec<i16>,
-    /// Threat in the low byte, score (as i16) in the upper half: one lookup for both.
+    /// Threat in the low byte, score (as i16) in the upper half: one lookup for both. Indexed
+    /// by the key read as four decimal digits (see [`compact_index`]): 40 KB instead of 256.
     info: Vec<u32>,
+    /// The decimal value of a key's low byte (directions 0 and 1).
+    low: [u16; 256],
+    /// The decimal value of a key's high byte (directions 2 and 3).
+    high: [u16; 256],
+}
+
+/// Patterns are 0..=9, so the four nibbles of a key read as decimal digits give an index
+/// below 10,000. Nibbles above 9 (no pattern) read as 0, like [`Pattern::from_u8`].
+fn compact_index(key: u16) -> usize {
+    let digit = |n: u16| if n < 10 { n } else { 0 };
+    let mut index = 0;
+    for d in (0..4).rev() {
+        index = index * 10 + digit((key >> (4 * d)) & 0xF);
+    }
+    usize::from(index)
 }
 
 fn tables() -> &'static Tables {
@@ -149,7 +165,7 @@ fn tables() -> &'static Tables {
     TABLES.get_or_init(|| {
         let mut threat = vec![0u8; 1 << 16];
         let mut score = vec![0i16; 1 << 16];
-        let mut info = vec![0u32; 1 << 16];
+        let mut info = vec![0u32; 10_000];
         for key in 0..=u16::MAX {
             let pats = [0, 1, 2, 3].map(|d| key_pattern(key, d));
             let t = classify(pats);
@@ -157,12 +173,20 @@ fn tables() -> &'static Tables {
             let s: i32 = pats.iter().map(|&p| PATTERN_SCORE[p as usize]).sum::<i32>()
                 + THREAT_SCORE[t as usize];
             score[usize::from(key)] = s.min(i32::from(i16::MAX)) as i16;
-            info[usize::from(key)] = pack(t, score[usize::from(key)]);
+            info[compact_index(key)] = pack(t, score[usize::from(key)]);
+        }
+        let mut low = [0u16; 256];
+        let mut high = [0u16; 256];
+        for b in 0..256u16 {
+            low[usize::from(b)] = compact_index(b) as u16;
+            high[usize::from(b)] = compact_index(b << 8) as u16;
         }
         Tables {
             threat,
             score,
             info,
+            low,
+            high,
         }
     })
 }
@@ -213,6 +237,8 @@ pub struct ThreatTables {
     threat: &'static [u8],
     score: &'static [i16],
     info: &'static [u32],
+    low: &'static [u16; 256],
+    high: &'static [u16; 256],
 }
 
 impl ThreatTables {
@@ -224,6 +250,8 @@ impl ThreatTables {
             threat: &t.threat,
             score: &t.score,
             info: &t.info,
+            low: &t.low,
+            high: &t.high,
         }
     }
 
@@ -231,7 +259,8 @@ impl ThreatTables {
     #[inline]
     #[must_use]
     pub fn info(self, key: u16) -> u32 {
-        self.info[usize::from(key)]
+        let index = self.low[usize::from(key & 0xFF)] + self.high[usize::from(key >> 8)];
+        self.info[usize::from(index)]
     }
 
     /// The threat class of a packed key.
@@ -275,9 +304,16 @@ mod tests {
         assert_eq!(threat_of(key), Threat::Five);
         assert!(score_of(key) > score_of(with_pattern(key, 3, Dead)));
         let t = ThreatTables::get();
-        for k in [key, 0, 0x1234, 0xFFFF] {
+        for k in [key, 0, 0x1234, 0xFFFF, 0x9999, 0x0A90] {
             assert_eq!(info_threat(t.info(k)), threat_of(k));
             assert_eq!(info_score(t.info(k)), score_of(k));
+        }
+        for k in 0..=u16::MAX {
+            let info = t.info(k);
+            assert_eq!(
+                (info_threat(info), info_score(info)),
+                (threat_of(k), score_of(k))
+            );
         }
     }
 }
