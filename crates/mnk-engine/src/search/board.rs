@@ -5,8 +5,10 @@
 //! mask of the stones within the pattern reach along that line (walls count as both players'
 //! stones, so they block either), and every empty cell keeps per player its four line patterns
 //! packed into a 16-bit key. Playing a stone touches only the `4 × 2 × reach` cells whose lines
-//! see it: their masks, their patterns (one table lookup per player), the per-player threat
-//! counts and the running evaluation sums.
+//! see it: their masks, their patterns (one lookup in a table indexed by both players' masks,
+//! when the reach is short), the per-player threat counts, the running evaluation sums and the
+//! bit sets of cells with strong threats. [`Board::play`] logs the patterns it overwrites, so
+//! [`Board::undo`] restores them instead of recomputing.
 //!
 //! **Frames.** A bounded board is copied whole, surrounded by `pad` cells of wall. The unbounded
 //! board is copied as a *frame*: the bounding box of the stones plus a margin of

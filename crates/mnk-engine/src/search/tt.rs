@@ -10,8 +10,9 @@
 //! survive many shallow ones and a new search gradually recycles the old one's entries.
 //!
 //! The size is given in megabytes and rounded down to a whole number of buckets. The table
-//! belongs to one search at a time; the engine clears it for every new search so that searches
-//! with a depth or node limit are reproducible.
+//! belongs to one search at a time; the engine clears it for every search without a deadline, so
+//! that searches with a depth or node limit are reproducible, and keeps it (as an older
+//! generation) between timed searches, whose results depend on the machine anyway.
 
 /// A stored move that means "none".
 pub const NO_MOVE: u16 = u16::MAX;
