@@ -2,7 +2,8 @@
 //!
 //! 1. the attack-weight bot with deliberate mistakes;
 //! 2. the attack-weight bot;
-//! 3. the line-count alpha-beta at the original depth;
+//! 3. the line-count alpha-beta at the original depth, choosing among the moves the attack
+//!    weights rate highest;
 //! 4. – 6. the strongest search available, with more time or depth per level. On boards the exact
 //!    solver finishes quickly, level 6 is the perfect player.
 
@@ -17,6 +18,8 @@ use crate::weights::{attack_weights, WeightsBot};
 /// The engine's pattern tables start at k = 3; shorter lines are decided within a few plies, which
 /// the line-count search sees.
 pub const MIN_ENGINE_K: u32 = 3;
+/// Level 3 searches only this many of the cells the attack weights rate highest.
+const LEVEL_3_ROOT_MOVES: usize = 12;
 /// Boards up to this many cells are solved exactly by the top level.
 const PERFECT_UP_TO_CELLS: usize = 25;
 
@@ -50,7 +53,8 @@ pub const LEVELS: [LevelInfo; 6] = [
     LevelInfo {
         level: 3,
         title: "Club",
-        description: "Line-counting alpha-beta, two plies.",
+        description:
+            "Line-counting alpha-beta, two plies, among the cells the attack weights rate highest.",
     },
     LevelInfo {
         level: 4,
@@ -95,7 +99,9 @@ impl Level {
         match self.0 {
             1 => Box::new(Blunderer::new(seed)),
             2 => Box::new(WeightsBot::new(seed)),
-            3 => Box::new(LineCountBot::new(DEFAULT_DEPTH, seed)),
+            3 => {
+                Box::new(LineCountBot::new(DEFAULT_DEPTH, seed).with_root_moves(LEVEL_3_ROOT_MOVES))
+            }
             6 if small => Box::new(PerfectBot::new(seed)),
             n if rules.k() < MIN_ENGINE_K => Box::new(LineCountBot::new(u32::from(n), seed)),
             n => strong_bot(n, rules, seed),

@@ -82,6 +82,8 @@ fn evaluate(pos: &Position, windows: &[(Cell, (i32, i32))]) -> i64 {
 #[derive(Debug)]
 pub struct LineCountBot {
     depth: u32,
+    /// Search only this many root moves, the heaviest by attack weight (all when `None`).
+    root_moves: Option<usize>,
     rng: Rng,
 }
 
@@ -99,7 +101,18 @@ impl LineCountBot {
     pub fn new(depth: u32, seed: u64) -> LineCountBot {
         LineCountBot {
             depth: depth.max(1),
+            root_moves: None,
             rng: Rng::seeded(seed),
+        }
+    }
+
+    /// The same player searching only the `n` root moves the attack-weight heat map rates
+    /// highest (the line count then decides among plausible moves only).
+    #[must_use]
+    pub fn with_root_moves(self, n: usize) -> LineCountBot {
+        LineCountBot {
+            root_moves: Some(n.max(1)),
+            ..self
         }
     }
 
@@ -112,6 +125,28 @@ impl LineCountBot {
 }
 
 impl Search<'_> {
+    /// Searches every root move `depth` plies deep: the best move and its score, and whether the
+    /// search finished before the limits stopped it (if not, the best of the moves searched;
+    /// `i64::MIN` if none was).
+    fn root(&mut self, pos: &Position, moves: &[Cell], depth: u32) -> (Cell, i64, bool) {
+        let mut board = pos.clone();
+        let (mut best, mut best_score) = (moves[0], i64::MIN);
+        let mut alpha = i64::MIN + 1;
+        for &m in moves {
+            board.play_unchecked(m);
+            let score = -self.alpha_beta(&mut board, depth - 1, 1, i64::MIN + 1, -alpha);
+            board.undo();
+            if self.stopped {
+                return (best, best_score, false);
+            }
+            if score > best_score {
+                (best, best_score) = (m, score);
+                alpha = alpha.max(score);
+            }
+        }
+        (best, best_score, true)
+    }
+
     /// Checks the limits every few nodes; once they are hit every call returns at once.
     fn out_of_budget(&mut self) -> bool {
         if !self.stopped
@@ -181,7 +216,14 @@ impl Bot for LineCountBot {
         if pos.is_over() {
             return Err(BotError::GameOver);
         }
-        let mut moves = LineCountBot::moves(pos);
+        let mut moves = match self.root_moves {
+            Some(n) => crate::weights::attack_weights(pos)
+                .into_iter()
+                .take(n)
+                .map(|(c, _)| c)
+                .collect(),
+            None => LineCountBot::moves(pos),
+        };
         // Shuffle so that equally good moves vary from game to game (reproducibly per seed).
         for i in (1..moves.len()).rev() {
             let j = self.rng.below(i + 1);
@@ -194,21 +236,7 @@ impl Bot for LineCountBot {
             nodes: 0,
             stopped: false,
         };
-        let mut board = pos.clone();
-        let (mut best, mut best_score) = (moves[0], i64::MIN);
-        let mut alpha = i64::MIN + 1;
-        for m in moves {
-            board.play_unchecked(m);
-            let score = -search.alpha_beta(&mut board, self.depth - 1, 1, i64::MIN + 1, -alpha);
-            board.undo();
-            if search.stopped {
-                break;
-            }
-            if score > best_score {
-                (best, best_score) = (m, score);
-                alpha = alpha.max(score);
-            }
-        }
+        let (best, best_score, _complete) = search.root(pos, &moves, self.depth);
         Ok(Choice {
             cell: best,
             // Stopped before the first move was searched: the move is a guess with no value.
