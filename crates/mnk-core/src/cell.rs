@@ -8,7 +8,8 @@
 //!   unbounded board, whose first stone is by convention at `0,0`.
 //!
 //! [`Cell`]'s `Display` uses the letter form where it exists and `x,y` otherwise; `FromStr`
-//! accepts both, so every cell round-trips.
+//! accepts both, so every cell round-trips. To show cells to people, use
+//! [`crate::Rules::cell_name`]: letters on a bounded board, always `x,y` on the unbounded one.
 
 use std::fmt;
 use std::str::FromStr;
