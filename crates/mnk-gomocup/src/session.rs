@@ -383,6 +383,15 @@ impl Session {
         Ok(())
     }
 
+    /// The mnk-core cells of the stones marked `field`.
+    fn cells_of(&self, frame: Frame, field: Field) -> Vec<Cell> {
+        self.stones
+            .iter()
+            .filter(|s| s.field == field)
+            .filter_map(|s| frame.cell(s.at))
+            .collect()
+    }
+
     /// The mnk-core position of the stones, the brain to move. X is the player who began.
     fn position(&self, rules: Rules) -> Result<(Position, Player), SessionError> {
         let frame = self.frame.ok_or(SessionError::NoBoard)?;
@@ -390,14 +399,10 @@ impl Session {
             return Err(SessionError::ContinuousStones);
         }
         Session::check_our_turn(&self.stones)?;
-        let cells = |field| {
-            self.stones
-                .iter()
-                .filter(move |s| s.field == field)
-                .filter_map(|s| frame.cell(s.at))
-                .collect::<Vec<Cell>>()
-        };
-        let (own, opponent) = (cells(Field::Own), cells(Field::Opponent));
+        let (own, opponent) = (
+            self.cells_of(frame, Field::Own),
+            self.cells_of(frame, Field::Opponent),
+        );
         let brain_began = own.len() == opponent.len();
         let (first, second) = if brain_began {
             (own, opponent)
@@ -451,14 +456,10 @@ impl Session {
     fn game_over(&self) -> Option<String> {
         let frame = self.frame?;
         let rules = self.rules().ok()?;
-        let cells = |field| {
-            self.stones
-                .iter()
-                .filter(move |s| s.field == field)
-                .filter_map(|s| frame.cell(s.at))
-                .collect::<Vec<Cell>>()
-        };
-        let (own, opponent) = (cells(Field::Own), cells(Field::Opponent));
+        let (own, opponent) = (
+            self.cells_of(frame, Field::Own),
+            self.cells_of(frame, Field::Opponent),
+        );
         // It is the opponent's turn: with equal counts the opponent began.
         let result = if own.len() > opponent.len() {
             setup(rules, &own, &opponent, Player::X)

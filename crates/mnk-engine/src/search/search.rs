@@ -435,19 +435,10 @@ impl<'a> Searcher<'a> {
         if alpha >= beta {
             return alpha;
         }
-        // Decisions read off the threat counts.
+        if let Some(score) = self.decided_by_threats(ply_i) {
+            return score;
+        }
         let me = self.board.side();
-        let op = 1 - me;
-        if self.board.threat_count(me, Threat::Five) > 0 {
-            return MATE - ply_i - 1;
-        }
-        let op_fives = self.board.threat_count(op, Threat::Five);
-        if op_fives >= 2 {
-            return -(MATE - ply_i - 2);
-        }
-        if op_fives == 0 && self.board.threats_at_least(me, Threat::Flex4) > 0 {
-            return MATE - ply_i - 3;
-        }
         if depth <= 0 || ply >= MAX_PLY - 4 {
             return self.quiesce(ply, alpha, beta, QS_FOURS);
         }
@@ -589,6 +580,24 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// A score the threat counts alone decide, `ply` plies from the root: a five to complete,
+    /// two fives to stop, or an open four the opponent cannot answer with a five.
+    fn decided_by_threats(&self, ply: i32) -> Option<i32> {
+        let me = self.board.side();
+        let op = 1 - me;
+        if self.board.threat_count(me, Threat::Five) > 0 {
+            return Some(MATE - ply - 1);
+        }
+        let op_fives = self.board.threat_count(op, Threat::Five);
+        if op_fives >= 2 {
+            return Some(-(MATE - ply - 2));
+        }
+        if op_fives == 0 && self.board.threats_at_least(me, Threat::Flex4) > 0 {
+            return Some(MATE - ply - 3);
+        }
+        None
+    }
+
     /// The horizon: stand pat on the evaluation, or try own fours; forced blocks are always
     /// played.
     fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32, fours: u32) -> i32 {
@@ -600,18 +609,12 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         let ply_i = ply as i32;
+        if let Some(score) = self.decided_by_threats(ply_i) {
+            return score;
+        }
         let me = self.board.side();
         let op = 1 - me;
-        if self.board.threat_count(me, Threat::Five) > 0 {
-            return MATE - ply_i - 1;
-        }
         let op_fives = self.board.threat_count(op, Threat::Five);
-        if op_fives >= 2 {
-            return -(MATE - ply_i - 2);
-        }
-        if op_fives == 0 && self.board.threats_at_least(me, Threat::Flex4) > 0 {
-            return MATE - ply_i - 3;
-        }
         if ply >= MAX_PLY - 2 {
             return evaluate(&self.board);
         }

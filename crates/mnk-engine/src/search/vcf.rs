@@ -226,6 +226,19 @@ pub fn vct_move_wins(
 /// VCF depth used inside the VCT.
 const VCT_VCF_FOURS: u32 = 8;
 
+/// The VCF inside the VCT: its length in plies, its line pushed onto `line` in reverse.
+fn vcf_into(
+    board: &mut Board,
+    ctl: &mut Control,
+    cache: &mut ThreatCache,
+    line: &mut Vec<usize>,
+) -> Option<u32> {
+    let v = vcf(board, ctl, cache, VCT_VCF_FOURS)?;
+    let n = v.len() as u32;
+    line.extend(v.into_iter().rev());
+    Some(n)
+}
+
 /// Attacker to move: plies to win, pushing the line in reverse.
 fn vct_attack(
     board: &mut Board,
@@ -236,9 +249,7 @@ fn vct_attack(
 ) -> Option<u32> {
     let att = board.side();
     let def = 1 - att;
-    if let Some(v) = vcf(board, ctl, cache, VCT_VCF_FOURS) {
-        let n = v.len() as u32;
-        line.extend(v.into_iter().rev());
+    if let Some(n) = vcf_into(board, ctl, cache, line) {
         return Some(n);
     }
     if depth == 0 || ctl.stopped() || board.threat_count(def, Threat::Five) > 0 {
@@ -346,9 +357,7 @@ fn vct_after_counter_four(
 ) -> Option<u32> {
     let att = board.side();
     let def = 1 - att;
-    if let Some(v) = vcf(board, ctl, cache, VCT_VCF_FOURS) {
-        let n = v.len() as u32;
-        line.extend(v.into_iter().rev());
+    if let Some(n) = vcf_into(board, ctl, cache, line) {
         return Some(n);
     }
     if depth == 0 || board.threat_count(def, Threat::Five) != 1 {
