@@ -564,9 +564,14 @@ function gameFromUrl() {
   return { rules, opponent, side, moves };
 }
 
+const systemDark = matchMedia('(prefers-color-scheme: dark)');
+
+/** Applies the theme setting: `data-theme` keeps the choice, `data-scheme` the colours in use. */
 function applyTheme(theme) {
   settings.theme = theme;
-  document.documentElement.dataset.theme = theme;
+  const root = document.documentElement;
+  root.dataset.theme = theme;
+  root.dataset.scheme = theme === 'auto' ? (systemDark.matches ? 'dark' : 'light') : theme;
   // Canvas colours come from CSS variables; read them after the style applies.
   requestAnimationFrame(() => board.readColors());
 }
@@ -764,7 +769,7 @@ function bind() {
     applyTheme(e.target.value);
     saveSettings();
   });
-  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => board.readColors());
+  systemDark.addEventListener('change', () => applyTheme(settings.theme));
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
