@@ -330,10 +330,7 @@ impl Position {
                 };
             }
         }
-        match self.rules.cell_count() {
-            Some(n) if self.history.len() == n => Outcome::Draw,
-            _ => Outcome::Ongoing,
-        }
+        self.outcome_without_win()
     }
 
     /// The legal moves. On a bounded board: every empty cell. On the unbounded board every empty
@@ -410,6 +407,11 @@ impl Position {
                 }
             }
         }
+        self.outcome_without_win()
+    }
+
+    /// Draw on a full bounded board, else the game goes on (for a position with no winning line).
+    fn outcome_without_win(&self) -> Outcome {
         match self.rules.cell_count() {
             Some(n) if self.history.len() == n => Outcome::Draw,
             _ => Outcome::Ongoing,

@@ -17,7 +17,7 @@ use crate::weights::{attack_weights, WeightsBot};
 
 /// The engine's pattern tables start at k = 3; shorter lines are decided within a few plies, which
 /// the line-count search sees.
-pub const MIN_ENGINE_K: u32 = 3;
+const MIN_ENGINE_K: u32 = 3;
 /// Level 3 searches only this many of the cells the attack weights rate highest.
 const LEVEL_3_ROOT_MOVES: usize = 12;
 /// Boards up to this many cells are solved exactly by the top level.
@@ -103,7 +103,6 @@ impl Level {
                 Box::new(LineCountBot::new(DEFAULT_DEPTH, seed).with_root_moves(LEVEL_3_ROOT_MOVES))
             }
             6 if small => Box::new(PerfectBot::new(seed)),
-            n if rules.k() < MIN_ENGINE_K => Box::new(LineCountBot::new(u32::from(n), seed)),
             n => strong_bot(n, rules, seed),
         }
     }
@@ -119,8 +118,11 @@ const LEVEL5_CAPS: (u32, u64) = (6, 40_000);
 
 /// The bot for levels 4..=6 on boards the solver does not take: the engine, searching deeper
 /// with each level (level 6 is limited only by the caller's limits).
-fn strong_bot(level: u8, _rules: &Rules, _seed: u64) -> Box<dyn Bot> {
+fn strong_bot(level: u8, rules: &Rules, seed: u64) -> Box<dyn Bot> {
     use crate::search::{EngineBot, DEFAULT_HASH_MB};
+    if rules.k() < MIN_ENGINE_K {
+        return Box::new(LineCountBot::new(u32::from(level), seed));
+    }
     match level {
         4 => Box::new(EngineBot::capped(Some(LEVEL4_CAPS.0), Some(LEVEL4_CAPS.1))),
         5 => Box::new(EngineBot::capped(Some(LEVEL5_CAPS.0), Some(LEVEL5_CAPS.1))),

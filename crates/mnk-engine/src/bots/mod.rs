@@ -146,7 +146,6 @@ fn create_named(
         }
         "alphabeta" => Box::new(LineCountBot::new(depth.unwrap_or(DEFAULT_DEPTH), seed)),
         "weights" => Box::new(WeightsBot::new(seed)),
-        "engine" if rules.k() < crate::level::MIN_ENGINE_K => Box::new(LineCountBot::new(4, seed)),
         "engine" => crate::level::engine_bot(rules, seed),
         other => return Err(BotError::UnknownBot(other.to_string())),
     })
