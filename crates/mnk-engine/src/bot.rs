@@ -60,6 +60,12 @@ pub enum BotError {
     Unsupported(String),
     /// No bot has this name.
     UnknownBot(String),
+    /// The limits ran out before the bot could answer as it promises (the perfect player must
+    /// prove its move; the others always answer).
+    OutOfTime {
+        /// Nodes searched before stopping.
+        nodes: u64,
+    },
 }
 
 impl fmt::Display for BotError {
@@ -67,6 +73,10 @@ impl fmt::Display for BotError {
         match self {
             BotError::GameOver => write!(f, "the game is over"),
             BotError::Unsupported(why) => write!(f, "{why}"),
+            BotError::OutOfTime { nodes } => write!(
+                f,
+                "the time ran out before the move was proven ({nodes} nodes): allow more time"
+            ),
             BotError::UnknownBot(name) => write!(
                 f,
                 "no bot is called '{name}': choose one of {} or a level 1..6",

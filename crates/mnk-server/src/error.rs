@@ -51,6 +51,8 @@ pub enum ApiError {
     UnknownBot(String),
     /// The bot does not play these rules.
     Unsupported(String),
+    /// The computer could not finish within the time limit (the solver, the perfect player).
+    OutOfTime(String),
     /// Every engine slot stayed busy for the queueing limit.
     Busy {
         /// Seconds after which a retry is likely to find a free slot.
@@ -78,6 +80,7 @@ impl ApiError {
             ApiError::BodyTooLarge(_) | ApiError::TooLarge(_) => "too_large",
             ApiError::UnknownBot(_) => "unknown_bot",
             ApiError::Unsupported(_) => "unsupported",
+            ApiError::OutOfTime(_) => "out_of_time",
             ApiError::Busy { .. } => "busy",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
@@ -96,7 +99,8 @@ impl ApiError {
             ApiError::BadRules(_)
             | ApiError::IllegalMove { .. }
             | ApiError::TooLarge(_)
-            | ApiError::Unsupported(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            | ApiError::Unsupported(_)
+            | ApiError::OutOfTime(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::GameOver { .. } => StatusCode::CONFLICT,
             ApiError::BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -127,6 +131,7 @@ impl ApiError {
             | ApiError::TooLarge(m)
             | ApiError::UnknownBot(m)
             | ApiError::Unsupported(m)
+            | ApiError::OutOfTime(m)
             | ApiError::NotFound(m)
             | ApiError::MethodNotAllowed(m)
             | ApiError::Internal(m) => m.clone(),
@@ -178,6 +183,7 @@ impl From<BotError> for ApiError {
             },
             BotError::Unsupported(_) => ApiError::Unsupported(error.to_string()),
             BotError::UnknownBot(_) => ApiError::UnknownBot(error.to_string()),
+            BotError::OutOfTime { .. } => ApiError::OutOfTime(error.to_string()),
         }
     }
 }
@@ -185,9 +191,8 @@ impl From<BotError> for ApiError {
 impl From<SolveError> for ApiError {
     fn from(error: SolveError) -> ApiError {
         match error {
-            SolveError::TooLarge(_) | SolveError::Aborted { .. } => {
-                ApiError::TooLarge(error.to_string())
-            }
+            SolveError::TooLarge(_) => ApiError::TooLarge(error.to_string()),
+            SolveError::Aborted { .. } => ApiError::OutOfTime(error.to_string()),
             SolveError::GameOver => ApiError::GameOver {
                 index: None,
                 message: "the game is over: there is nothing left to solve".to_string(),

@@ -69,8 +69,7 @@ async fn computer_move(
     ApiJson(request): ApiJson<ThinkRequest>,
 ) -> Result<Reply<Json>, ApiError> {
     let (mut pos, thought) = think(&app, request, None).await?;
-    pos.try_play(thought.choice.cell)
-        .map_err(|e| ApiError::Internal(format!("the bot chose an illegal move: {e}")))?;
+    pos.play(thought.choice.cell);
     let mut answer = thought.to_json(pos.rules());
     answer["state"] = state_json(&pos);
     Ok(Reply(answer))
@@ -140,6 +139,11 @@ async fn think(
                 ..Limits::default()
             };
             let choice = bot.choose(&job_pos, &limits)?;
+            // mnk-core is the referee of the computer's moves too: an illegal one is our bug,
+            // reported as such, never passed on to the client.
+            job_pos.check_move(choice.cell).map_err(|e| {
+                ApiError::Internal(format!("the {spec} bot chose an illegal move: {e}"))
+            })?;
             Ok(Thought {
                 choice,
                 time_ms: start.elapsed().as_millis() as u64,
@@ -284,7 +288,7 @@ async fn solve(
                 ..Limits::default()
             };
             let analysis = solver::analyse(&pos, &limits).map_err(|e| match e {
-                SolveError::Aborted { .. } => ApiError::TooLarge(format!(
+                SolveError::Aborted { .. } => ApiError::OutOfTime(format!(
                     "this position could not be solved within {} ms: {e}",
                     budget.as_millis()
                 )),

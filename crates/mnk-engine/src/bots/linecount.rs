@@ -236,13 +236,17 @@ impl Bot for LineCountBot {
             nodes: 0,
             stopped: false,
         };
-        let (best, best_score, _complete) = search.root(pos, &moves, self.depth);
+        // The caller's depth limit caps the bot's own depth.
+        let depth = limits
+            .max_depth
+            .map_or(self.depth, |d| d.clamp(1, self.depth));
+        let (best, best_score, _complete) = search.root(pos, &moves, depth);
         Ok(Choice {
             cell: best,
             // Stopped before the first move was searched: the move is a guess with no value.
             value: (best_score > i64::MIN).then(|| to_value(best_score)),
             pv: vec![best],
-            depth: self.depth,
+            depth,
             nodes: search.nodes,
         })
     }

@@ -45,9 +45,11 @@ impl PerfectBot {
             self.solver = Some((rules, fresh));
         }
         let (_, solver) = self.solver.as_mut().expect("just made");
-        let analysis = solver
-            .analyse(pos, limits)
-            .map_err(|e| BotError::Unsupported(e.to_string()))?;
+        let analysis = solver.analyse(pos, limits).map_err(|e| match e {
+            SolveError::Aborted { nodes } => BotError::OutOfTime { nodes },
+            SolveError::GameOver => BotError::GameOver,
+            SolveError::TooLarge(_) => BotError::Unsupported(e.to_string()),
+        })?;
         let top = analysis.value;
         let best: Vec<Cell> = analysis
             .moves

@@ -93,14 +93,23 @@ impl RulesBot {
                 return Ok(vec![cell_of(free & line)]);
             }
         }
+        // The original always moved second, so its answers assume its own stones are where its
+        // earlier answers put them; when they are not (it started, or O started), an answer
+        // whose square is taken is skipped.
         if let Some(j) = CORNER_ANSWERS.iter().position(|&p| p == theirs) {
-            return Ok(vec![cell_of(1 << (j & 6))]);
+            let corner = 1 << (j & 6);
+            if free & corner != 0 {
+                return Ok(vec![cell_of(corner)]);
+            }
         }
-        if SIDE_ANSWERS.contains(&theirs) {
+        if SIDE_ANSWERS.contains(&theirs) && free & SIDES.iter().sum::<u16>() != 0 {
             return Ok(fallback(free, &[&SIDES]));
         }
         if let Some(j) = CORNER_EXCEPT.iter().position(|&p| p == theirs) {
-            return Ok(fallback(free & !(1 << (2 * j)), &[&CORNERS, &SIDES]));
+            let allowed = free & !(1 << (2 * j));
+            if allowed != 0 {
+                return Ok(fallback(allowed, &[&CORNERS, &SIDES]));
+            }
         }
         Ok(fallback(free, &[&CORNERS, &SIDES]))
     }

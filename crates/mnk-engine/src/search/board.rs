@@ -11,8 +11,11 @@
 //! [`Board::undo`] restores them instead of recomputing.
 //!
 //! **Frames.** A bounded board is copied whole, surrounded by `pad` cells of wall. The unbounded
-//! board is copied as a *frame*: the bounding box of the stones plus a margin of
-//! [`UNBOUNDED_MARGIN`] cells on each side, surrounded by a pad that is empty (not wall) but not
+//! board is copied as a *frame*: the bounding box of the stones plus a margin of at least
+//! [`UNBOUNDED_MARGIN`] cells on each side (and more than a line's reach, so no stone of the
+//! position sees the frame's edge), cut at the coordinate limit ±[`MAX_COORD`], and walled in
+//! like a bounded board. The wall matters: the pattern tables must only ever call a line open
+//! where its empty cells can be played, or a threat search counts two winning cells where one is
 //! playable. The frame is rebuilt for every search, so the cost follows the stones, not the
 //! distance between them; the search may move up to the margin away from the stones, which is
 //! more than a search ever needs to reach. When the stones spread wider than
@@ -22,7 +25,7 @@
 use std::sync::OnceLock;
 
 use mnk_core::zobrist::mix64;
-use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, Win};
+use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, Win, MAX_COORD};
 
 use super::pattern::{self, generic_pattern, reach, PatternTable, Segment, Side};
 use super::threat::{
@@ -195,9 +198,9 @@ impl Board {
                 b.stone[i] = EMPTY;
             }
         }
-        if bounded {
-            // Walls: every cell outside the board is a stone of both players in the lines
-            // of the cells that can see it.
+        {
+            // Walls: every cell outside the board (or the frame) is a stone of both players in
+            // the lines of the cells that can see it.
             for fy in -pad..height + pad {
                 for fx in -pad..width + pad {
                     if fx >= 0 && fx < width && fy >= 0 && fy < height {
@@ -896,21 +899,26 @@ fn pair_table(k: u32, exact: bool) -> Option<&'static [u8]> {
 
 /// The frame for the unbounded board: origin, width and height.
 fn unbounded_frame(pos: &Position) -> (Cell, i32, i32) {
-    let m = UNBOUNDED_MARGIN;
-    let Some((lo, hi)) = pos.stone_bounds() else {
-        return (Cell::new(-m, -m), 2 * m + 1, 2 * m + 1);
-    };
-    let fit = |lo: i32, hi: i32, centre: i32| -> (i32, i32) {
-        let span = hi - lo + 1 + 2 * m;
-        if span <= MAX_FRAME_SPAN {
-            (lo - m, span)
-        } else {
-            (centre - MAX_FRAME_SPAN / 2, MAX_FRAME_SPAN)
-        }
-    };
+    let rules = pos.rules();
+    let reach = reach(rules.k(), rules.win() == Win::Exact).min(MAX_REACH) as i32;
+    let m = UNBOUNDED_MARGIN.max(reach + 1);
+    let (lo, hi) = pos
+        .stone_bounds()
+        .unwrap_or((Cell::new(0, 0), Cell::new(0, 0)));
     let last = pos.last_move().unwrap_or(lo);
-    let (x0, w) = fit(lo.x, hi.x, last.x);
-    let (y0, h) = fit(lo.y, hi.y, last.y);
+    let span = |lo: i32, hi: i32, centre: i32| -> (i32, i32) {
+        let (from, to) = if hi - lo + 1 + 2 * m <= MAX_FRAME_SPAN {
+            (lo - m, hi + m)
+        } else {
+            let from = centre - MAX_FRAME_SPAN / 2;
+            (from, from + MAX_FRAME_SPAN - 1)
+        };
+        // Past the coordinate limit there is no board: the frame's wall stands at the limit.
+        let (from, to) = (from.max(-MAX_COORD), to.min(MAX_COORD));
+        (from, to - from + 1)
+    };
+    let (x0, w) = span(lo.x, hi.x, last.x);
+    let (y0, h) = span(lo.y, hi.y, last.y);
     (Cell::new(x0, y0), w, h)
 }
 
@@ -959,10 +967,47 @@ mod tests {
         let i = board.index_of(Cell::new(-3, 2)).unwrap();
         assert_eq!(board.cell_of(i), Cell::new(-3, 2));
         assert_eq!(board.stone(i), 1);
-        // Lines near the frame edge are not walled in.
-        let edge = board.index_of(Cell::new(-3 - UNBOUNDED_MARGIN, 0)).unwrap();
-        assert_eq!(board.threat(edge, 0), board.threat(edge, 0));
         assert_eq!(board.to_move(), Player::O);
+        // The frame is walled in: past its edge nothing can be played.
+        assert!(board
+            .index_of(Cell::new(-4 - UNBOUNDED_MARGIN, 0))
+            .is_none());
+    }
+
+    #[test]
+    fn unbounded_frame_stops_at_the_coordinate_limit() {
+        let rules: Rules = "infx5".parse().unwrap();
+        let corner = Cell::new(MAX_COORD, -MAX_COORD);
+        let pos = Position::from_moves(rules, &[corner]).unwrap();
+        let board = Board::from_position(&pos);
+        assert_eq!(
+            (board.width, board.height),
+            (UNBOUNDED_MARGIN + 1, UNBOUNDED_MARGIN + 1)
+        );
+        assert!(board.index_of(corner).is_some());
+        assert!(board.index_of(corner.offset(1, 0, 1)).is_none());
+        assert!(board.index_of(corner.offset(0, -1, 1)).is_none());
+    }
+
+    #[test]
+    fn a_line_at_the_frame_edge_is_not_open() {
+        // On infx3 the search plays two O stones into the frame's corner: the line can be
+        // extended on one side only, so O has one winning cell, and the threat count says so.
+        let rules: Rules = "infx3".parse().unwrap();
+        let pos = Position::from_moves(rules, &[Cell::new(0, 0)]).unwrap();
+        let mut board = Board::from_position(&pos);
+        let m = UNBOUNDED_MARGIN;
+        for cell in [Cell::new(-m, -m), Cell::new(5, 5)] {
+            board.play(board.index_of(cell).unwrap());
+        }
+        let second = board.index_of(Cell::new(-m, 1 - m)).unwrap();
+        // A four that can be completed one way only (a blocked four and a lesser line).
+        assert_eq!(board.threat(second, 1), Threat::Block4Plus);
+        board.play(second);
+        assert_eq!(board.threat_count(1, Threat::Five), 1);
+        let above = board.index_of(Cell::new(-m, 2 - m)).unwrap();
+        assert_eq!(board.threat(above, 1), Threat::Five);
+        assert!(board.matches_fresh());
     }
 
     #[test]
