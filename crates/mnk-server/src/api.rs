@@ -19,6 +19,7 @@ use tower_http::trace::TraceLayer;
 use crate::body::{ApiJson, MAX_BODY_BYTES};
 use crate::error::ApiError;
 use crate::game::{state_json, GameRequest};
+use crate::head::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
 use crate::pool::{panic_message, EnginePool};
 use crate::{assets, ServerConfig};
 
@@ -35,20 +36,35 @@ pub struct AppState {
 
 /// The whole app as an axum router (no listener: tests drive it with `oneshot`).
 pub fn router(config: &ServerConfig) -> Router {
+    app(config).0
+}
+
+/// The app and its engine pool (which shutting down needs to reach).
+pub fn app(config: &ServerConfig) -> (Router, Arc<EnginePool>) {
+    let pool = Arc::new(EnginePool::new(
+        config.threads,
+        config.queue_wait,
+        config.clients,
+    ));
     let state = AppState {
-        pool: Arc::new(EnginePool::new(config.threads, config.queue_wait)),
+        pool: pool.clone(),
         max_think: config.max_think,
         default_think: config.default_think,
     };
-    Router::new()
+    let routes = Router::new()
         .route("/api/health", get(health))
         .route("/api/presets", get(presets))
         .route("/api/state", post(game_state))
         .merge(crate::play::routes())
         .fallback(fallback)
         .with_state(state)
-        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+    // The layers below wrap the routes as one service (not each route), so they see the answers
+    // the method router completes itself, such as its `Allow` header on 405.
+    let router = Router::new()
+        .fallback_service(routes)
         .layer(middleware::from_fn(json_errors))
+        .layer(middleware::from_fn(request_limits))
         .layer(CatchPanicLayer::custom(
             |panic: Box<dyn std::any::Any + Send>| {
                 ApiError::Internal(format!(
@@ -59,7 +75,59 @@ pub fn router(config: &ServerConfig) -> Router {
             },
         ))
         .layer(CompressionLayer::new())
-        .layer(TraceLayer::new_for_http())
+        .layer(middleware::from_fn(security_headers))
+        .layer(TraceLayer::new_for_http());
+    (router, pool)
+}
+
+/// What the page may load and who may frame it: only its own scripts, styles and API, never in
+/// a frame; no MIME sniffing; no referrer sent to other sites.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+frame-ancestors 'none'";
+
+/// Adds the security headers to every response.
+async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// Refuses a request whose target or head is over the limits of [`crate::head`] (the first
+/// request of a connection is checked there already; this catches the later ones).
+async fn request_limits(request: Request, next: Next) -> Response {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if target > MAX_URI_BYTES {
+        return ApiError::UriTooLong(format!(
+            "the request target is longer than {} KiB",
+            MAX_URI_BYTES / 1024
+        ))
+        .into_response();
+    }
+    let headers = request.headers();
+    let head: usize = headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    if head + target > MAX_HEAD_BYTES || headers.len() > MAX_HEADERS {
+        return ApiError::HeadersTooLarge(format!(
+            "the request head is over {} KiB or {MAX_HEADERS} header fields",
+            MAX_HEAD_BYTES / 1024
+        ))
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// `GET /api/health`.
@@ -114,7 +182,15 @@ async fn json_errors(request: Request, next: Next) -> Response {
                 .and_then(|a| a.to_str().ok())
                 .unwrap_or("")
                 .to_string();
-            ApiError::MethodNotAllowed(format!("{method} is not allowed on {path}; use {allowed}"))
+            let allowed = if allowed.is_empty() {
+                "GET".to_string()
+            } else {
+                allowed
+            };
+            ApiError::MethodNotAllowed {
+                message: format!("{method} is not allowed on {path}: use {allowed}"),
+                allow: allowed,
+            }
         }
         StatusCode::NOT_FOUND => ApiError::NotFound(format!("there is nothing at {path}")),
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::BodyTooLarge(format!(
@@ -124,14 +200,13 @@ async fn json_errors(request: Request, next: Next) -> Response {
         StatusCode::UNSUPPORTED_MEDIA_TYPE => ApiError::BadContentType(
             "send the request body as JSON with the header Content-Type: application/json".into(),
         ),
+        StatusCode::REQUEST_TIMEOUT => {
+            ApiError::Timeout("the request took too long to arrive".into())
+        }
         s if s.is_server_error() => ApiError::Internal(format!("the server failed ({s})")),
         s => ApiError::BadJson(format!("the request was refused ({s})")),
     };
-    let allow = response.headers().get(header::ALLOW).cloned();
     let mut replaced = error.into_response();
-    if let Some(allow) = allow {
-        replaced.headers_mut().insert(header::ALLOW, allow);
-    }
     replaced
         .headers_mut()
         .entry(header::CACHE_CONTROL)

@@ -70,10 +70,13 @@ pub fn serve(method: &Method, uri: &Uri, headers: &HeaderMap) -> Result<Response
     let asset = find(uri.path())
         .ok_or_else(|| ApiError::NotFound(format!("there is no page or file at {}", uri.path())))?;
     if method != Method::GET && method != Method::HEAD {
-        return Err(ApiError::MethodNotAllowed(format!(
-            "{method} is not allowed on {}: files are read with GET",
-            uri.path()
-        )));
+        return Err(ApiError::MethodNotAllowed {
+            allow: "GET, HEAD".to_string(),
+            message: format!(
+                "{method} is not allowed on {}: use GET or HEAD to read a file",
+                uri.path()
+            ),
+        });
     }
     let etag = format!("W/\"{}\"", asset.hash);
     let versioned = uri

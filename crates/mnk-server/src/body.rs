@@ -1,6 +1,8 @@
 //! The JSON request body extractor: axum's own `Json` answers its rejections in plain text, this
 //! one answers them with the API's JSON errors (`bad_json`, `bad_content_type`, `too_large`).
 
+use std::time::Duration;
+
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{header, StatusCode};
@@ -10,6 +12,8 @@ use crate::error::ApiError;
 
 /// The largest request body the API reads.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// The longest a request body may take to arrive (a slow body holds a connection and a task).
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A request body read as JSON into `T`, refused with an [`ApiError`].
 #[derive(Debug)]
@@ -25,8 +29,14 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
                     .to_string(),
             ));
         }
-        let bytes = Bytes::from_request(request, state)
+        let bytes = tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, state))
             .await
+            .map_err(|_| {
+                ApiError::Timeout(format!(
+                    "the request body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ))
+            })?
             .map_err(|rejection| {
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::BodyTooLarge(format!(

@@ -5,6 +5,7 @@
 //! [`ApiError::status`]).
 
 use std::fmt;
+use std::time::Duration;
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -13,9 +14,19 @@ use mnk_engine::solver::SolveError;
 use mnk_engine::BotError;
 use serde_json::json;
 
+use crate::log::Throttled;
+
 /// A refused request: a stable code, an HTTP status and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApiError {
+    /// Not an HTTP request that can be read (a malformed request line or header).
+    BadRequest(String),
+    /// The request target (path and query) is over the limit (414).
+    UriTooLong(String),
+    /// The request head is over its size or header-count limit (431).
+    HeadersTooLarge(String),
+    /// The request head or body did not arrive within its time (408).
+    Timeout(String),
     /// The body is not JSON, or not the JSON this endpoint expects.
     BadJson(String),
     /// The body is not declared as `application/json`.
@@ -53,6 +64,13 @@ pub enum ApiError {
     Unsupported(String),
     /// The computer could not finish within the time limit (the solver, the perfect player).
     OutOfTime(String),
+    /// This client is over its rate or has too many engine requests in progress (429).
+    RateLimited {
+        /// Seconds after which a retry will be admitted.
+        retry_after_secs: u64,
+        /// Which limit, for people.
+        message: String,
+    },
     /// Every engine slot stayed busy for the queueing limit.
     Busy {
         /// Seconds after which a retry is likely to find a free slot.
@@ -61,7 +79,12 @@ pub enum ApiError {
     /// No such endpoint or file.
     NotFound(String),
     /// The endpoint exists but not for this HTTP method.
-    MethodNotAllowed(String),
+    MethodNotAllowed {
+        /// The methods the path takes, for the `Allow` header (`GET, HEAD`).
+        allow: String,
+        /// What is wrong.
+        message: String,
+    },
     /// A bug on our side (a panic in engine work): logged, never caused by valid input.
     Internal(String),
 }
@@ -71,6 +94,11 @@ impl ApiError {
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::UriTooLong(_) => "uri_too_long",
+            ApiError::HeadersTooLarge(_) => "headers_too_large",
+            ApiError::Timeout(_) => "timeout",
+            ApiError::RateLimited { .. } => "rate_limited",
             ApiError::BadJson(_) => "bad_json",
             ApiError::BadContentType(_) => "bad_content_type",
             ApiError::BadRules(_) => "bad_rules",
@@ -83,7 +111,7 @@ impl ApiError {
             ApiError::OutOfTime(_) => "out_of_time",
             ApiError::Busy { .. } => "busy",
             ApiError::NotFound(_) => "not_found",
-            ApiError::MethodNotAllowed(_) => "method_not_allowed",
+            ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -92,9 +120,14 @@ impl ApiError {
     #[must_use]
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadJson(_) | ApiError::BadCell { .. } | ApiError::UnknownBot(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            ApiError::BadRequest(_)
+            | ApiError::BadJson(_)
+            | ApiError::BadCell { .. }
+            | ApiError::UnknownBot(_) => StatusCode::BAD_REQUEST,
+            ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
+            ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::BadRules(_)
             | ApiError::IllegalMove { .. }
@@ -105,7 +138,7 @@ impl ApiError {
             ApiError::BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -124,7 +157,12 @@ impl ApiError {
     #[must_use]
     pub fn message(&self) -> String {
         match self {
-            ApiError::BadJson(m)
+            ApiError::BadRequest(m)
+            | ApiError::UriTooLong(m)
+            | ApiError::HeadersTooLarge(m)
+            | ApiError::Timeout(m)
+            | ApiError::RateLimited { message: m, .. }
+            | ApiError::BadJson(m)
             | ApiError::BadContentType(m)
             | ApiError::BadRules(m)
             | ApiError::BodyTooLarge(m)
@@ -133,7 +171,7 @@ impl ApiError {
             | ApiError::Unsupported(m)
             | ApiError::OutOfTime(m)
             | ApiError::NotFound(m)
-            | ApiError::MethodNotAllowed(m)
+            | ApiError::MethodNotAllowed { message: m, .. }
             | ApiError::Internal(m) => m.clone(),
             ApiError::BadCell { message, .. }
             | ApiError::IllegalMove { message, .. }
@@ -141,6 +179,28 @@ impl ApiError {
             ApiError::Busy { retry_after_secs } => format!(
                 "the server is busy thinking for other players: try again in {retry_after_secs} s"
             ),
+        }
+    }
+
+    /// The JSON body of the error response: `{"error": {"code", "message", "index"?}}`.
+    #[must_use]
+    pub fn body(&self) -> String {
+        let mut error = json!({ "code": self.code(), "message": self.message() });
+        if let Some(index) = self.index() {
+            error["index"] = json!(index);
+        }
+        json!({ "error": error }).to_string()
+    }
+
+    /// Seconds after which a retry may succeed, for the errors that say so.
+    #[must_use]
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            ApiError::Busy { retry_after_secs }
+            | ApiError::RateLimited {
+                retry_after_secs, ..
+            } => Some((*retry_after_secs).max(1)),
+            _ => None,
         }
     }
 
@@ -203,20 +263,32 @@ impl From<SolveError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        static INTERNAL: Throttled = Throttled::new(Duration::from_secs(10));
         let status = self.status();
-        if status.is_server_error() && !matches!(self, ApiError::Busy { .. }) {
-            tracing::error!(code = self.code(), "{}", self.message());
+        if let ApiError::Internal(message) = &self {
+            // Panics were logged by the panic hook already; other bugs are logged here.
+            if !message.contains("please report it") {
+                INTERNAL.error(|| format!("internal: {message}"));
+            }
         }
-        let mut error = json!({ "code": self.code(), "message": self.message() });
-        if let Some(index) = self.index() {
-            error["index"] = json!(index);
+        let mut response = (
+            status,
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            self.body(),
+        )
+            .into_response();
+        if let ApiError::MethodNotAllowed { allow, .. } = &self {
+            if let Ok(allow) = HeaderValue::from_str(allow) {
+                response.headers_mut().insert(header::ALLOW, allow);
+            }
         }
-        let mut response = (status, axum::Json(json!({ "error": error }))).into_response();
-        if let ApiError::Busy { retry_after_secs } = self {
-            response.headers_mut().insert(
-                header::RETRY_AFTER,
-                HeaderValue::from(retry_after_secs.max(1)),
-            );
+        if let Some(secs) = self.retry_after() {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
     }

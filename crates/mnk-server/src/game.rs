@@ -14,8 +14,11 @@ use crate::error::ApiError;
 /// has cells).
 pub const MAX_UNBOUNDED_MOVES: usize = 1024;
 
-/// The part every game request shares: the rules and the moves so far.
+/// The part every game request shares: the rules and the moves so far. Requests that carry more
+/// repeat these two fields (a flattened struct could not refuse unknown fields) and build their
+/// position with [`position`].
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameRequest {
     /// The rules: an object as in `docs/api.md`, or a rules string such as `"15x15x5"`.
     pub rules: Json,
@@ -25,30 +28,34 @@ pub struct GameRequest {
 }
 
 impl GameRequest {
-    /// Validates the request into a position: the rules first, then the length of the move list,
-    /// then each cell's notation, then each move's legality (by mnk-core).
+    /// The request's position (see [`position`]).
     pub fn position(&self) -> Result<Position, ApiError> {
-        let rules = parse_rules(&self.rules)?;
-        let limit = rules.cell_count().unwrap_or(MAX_UNBOUNDED_MOVES);
-        if self.moves.len() > limit {
-            return Err(ApiError::TooLarge(format!(
-                "{} moves is more than {} allow (at most {limit})",
-                self.moves.len(),
-                if rules.is_bounded() {
-                    "the board's cells"
-                } else {
-                    "the server's limit for the unbounded board"
-                }
-            )));
-        }
-        let moves = self
-            .moves
-            .iter()
-            .enumerate()
-            .map(|(index, m)| parse_cell(m).map_err(|message| ApiError::BadCell { index, message }))
-            .collect::<Result<Vec<Cell>, ApiError>>()?;
-        Position::from_moves(rules, &moves).map_err(|(index, e)| ApiError::from_play(index, &e))
+        position(&self.rules, &self.moves)
     }
+}
+
+/// Validates a game into a position: the rules first, then the length of the move list, then each
+/// cell's notation, then each move's legality (by mnk-core).
+pub fn position(rules: &Json, moves: &[Json]) -> Result<Position, ApiError> {
+    let rules = parse_rules(rules)?;
+    let limit = rules.cell_count().unwrap_or(MAX_UNBOUNDED_MOVES);
+    if moves.len() > limit {
+        return Err(ApiError::TooLarge(format!(
+            "{} moves is more than {} allow (at most {limit})",
+            moves.len(),
+            if rules.is_bounded() {
+                "the board's cells"
+            } else {
+                "the server's limit for the unbounded board"
+            }
+        )));
+    }
+    let moves = moves
+        .iter()
+        .enumerate()
+        .map(|(index, m)| parse_cell(m).map_err(|message| ApiError::BadCell { index, message }))
+        .collect::<Result<Vec<Cell>, ApiError>>()?;
+    Position::from_moves(rules, &moves).map_err(|(index, e)| ApiError::from_play(index, &e))
 }
 
 /// Reads rules given as an object (validated by mnk-core's deserializer) or as a string in

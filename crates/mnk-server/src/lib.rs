@@ -16,15 +16,22 @@
 pub mod api;
 pub mod assets;
 pub mod body;
+pub mod clients;
+pub mod connection;
 pub mod error;
 pub mod game;
+pub mod head;
+pub mod log;
 pub mod play;
 pub mod pool;
 
+use std::future::Future;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
 pub use api::router;
+pub use clients::ClientQuota;
+pub use connection::ConnectionLimits;
 pub use error::ApiError;
 
 /// How the server runs.
@@ -40,6 +47,10 @@ pub struct ServerConfig {
     pub max_think: Duration,
     /// How long the computer thinks when a request does not say.
     pub default_think: Duration,
+    /// Timeouts and the cap on connections.
+    pub connections: ConnectionLimits,
+    /// What each client (address) may ask of the engine.
+    pub clients: ClientQuota,
 }
 
 impl Default for ServerConfig {
@@ -50,6 +61,8 @@ impl Default for ServerConfig {
             queue_wait: Duration::from_secs(2),
             max_think: Duration::from_secs(10),
             default_think: Duration::from_secs(1),
+            connections: ConnectionLimits::default(),
+            clients: ClientQuota::default(),
         }
     }
 }
@@ -64,18 +77,31 @@ pub fn serve(config: ServerConfig) -> std::io::Result<()> {
         .max_blocking_threads(config.threads.max(1) + 4)
         .thread_name("mnk-server")
         .build()?;
-    runtime.block_on(async move {
+    runtime.block_on(async {
         let listener = bind(config.addr).await?;
         let addr = listener.local_addr()?;
+        log::log_panics_in_one_line();
+        let descriptors = connection::raise_descriptor_limit();
         println!("mnk is being served at http://{addr}/ (Ctrl-C stops it)");
-        tracing::info!(%addr, threads = config.threads, "listening");
-        let app = router(&config);
-        axum::serve(listener, app)
-            .with_graceful_shutdown(shutdown_signal())
-            .await?;
+        tracing::info!(%addr, threads = config.threads, ?descriptors, "listening");
+        run(listener, &config, shutdown_signal()).await?;
         tracing::info!("stopped");
-        Ok(())
-    })
+        Ok::<(), std::io::Error>(())
+    })?;
+    // Searches were told to stop while draining; do not wait long for a straggler.
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    Ok(())
+}
+
+/// Serves the app on `listener` until `shutdown` resolves, then drains within the configured
+/// time (see [`connection`]). [`serve`] calls it; tests call it on a port of their own.
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    config: &ServerConfig,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let (app, pool) = api::app(config);
+    connection::serve(listener, app, config.connections.clone(), pool, shutdown).await
 }
 
 /// Binds a listener, turning the usual failures into messages that say what to do.

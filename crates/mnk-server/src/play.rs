@@ -20,8 +20,9 @@ use serde_json::{json, Value as Json};
 
 use crate::api::AppState;
 use crate::body::ApiJson;
+use crate::clients::Client;
 use crate::error::ApiError;
-use crate::game::{cell_json, cell_names, state_json, GameRequest};
+use crate::game::{self, cell_json, cell_names, state_json, GameRequest};
 
 /// The routes of this module.
 pub(crate) fn routes() -> Router<AppState> {
@@ -35,10 +36,13 @@ pub(crate) fn routes() -> Router<AppState> {
 
 /// A request for thinking: the game, who thinks, for how long, with which random seed.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ThinkRequest {
-    /// The rules and moves.
-    #[serde(flatten)]
-    pub game: GameRequest,
+    /// The rules, as in [`GameRequest`].
+    pub rules: Json,
+    /// The moves so far, as in [`GameRequest`].
+    #[serde(default)]
+    pub moves: Vec<Json>,
     /// `{"level": n}`, `{"bot": id, "depth": n}` or a bot string such as `"alphabeta:4"`.
     #[serde(default)]
     pub opponent: Option<Json>,
@@ -66,9 +70,10 @@ async fn list_bots() -> Reply<Json> {
 /// `POST /api/move`: the computer plays for the side to move.
 async fn computer_move(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<ThinkRequest>,
 ) -> Result<Reply<Json>, ApiError> {
-    let (mut pos, thought) = think(&app, request, None).await?;
+    let (mut pos, thought) = think(&app, client, request, None).await?;
     pos.play(thought.choice.cell);
     let mut answer = thought.to_json(pos.rules());
     answer["state"] = state_json(&pos);
@@ -78,9 +83,11 @@ async fn computer_move(
 /// `POST /api/hint`: the move the computer suggests, not played.
 async fn hint(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<ThinkRequest>,
 ) -> Result<Reply<Json>, ApiError> {
-    let (pos, thought) = think(&app, request, Some(BotSpec::Level(Level::top()))).await?;
+    let top = Some(BotSpec::Level(Level::top()));
+    let (pos, thought) = think(&app, client, request, top).await?;
     Ok(Reply(thought.to_json(pos.rules())))
 }
 
@@ -108,10 +115,11 @@ impl Thought {
 /// request names none (`None`: the request must name one).
 async fn think(
     app: &AppState,
+    client: Client,
     request: ThinkRequest,
     default: Option<BotSpec>,
 ) -> Result<(Position, Thought), ApiError> {
-    let pos = request.game.position()?;
+    let pos = game::position(&request.rules, &request.moves)?;
     let spec = match (&request.opponent, default) {
         (Some(opponent), _) => parse_opponent(opponent)?,
         (None, Some(spec)) => spec,
@@ -129,7 +137,7 @@ async fn think(
     let job_pos = pos.clone();
     let thought = app
         .pool
-        .run(move |stop: Arc<AtomicBool>| {
+        .run(client, move |stop: Arc<AtomicBool>| {
             let start = Instant::now();
             // Built in the slot: some bots allocate their tables here.
             let mut bot = bots::create(&spec, job_pos.rules(), seed)?;
@@ -233,12 +241,16 @@ pub fn value_json(value: Value) -> Json {
 /// `POST /api/weights`: the attack-weight heat map for the side to move.
 async fn weights(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<GameRequest>,
 ) -> Result<Reply<Json>, ApiError> {
     let pos = request.position()?;
     let side = pos.to_move();
     let rules = *pos.rules();
-    let weights = app.pool.run(move |_stop| Ok(attack_weights(&pos))).await?;
+    let weights = app
+        .pool
+        .run(client, move |_stop| Ok(attack_weights(&pos)))
+        .await?;
     let weights: Vec<Json> = weights
         .into_iter()
         .map(|(cell, weight)| {
@@ -252,10 +264,13 @@ async fn weights(
 
 /// A request for exact values: the game and an optional time limit.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SolveRequest {
-    /// The rules and moves.
-    #[serde(flatten)]
-    pub game: GameRequest,
+    /// The rules, as in [`GameRequest`].
+    pub rules: Json,
+    /// The moves so far, as in [`GameRequest`].
+    #[serde(default)]
+    pub moves: Vec<Json>,
     /// Solving time in milliseconds (capped by the server; the server's cap when absent).
     #[serde(default)]
     pub time_ms: Option<u64>,
@@ -264,9 +279,10 @@ pub struct SolveRequest {
 /// `POST /api/solve`: the exact value of the position and of every legal move.
 async fn solve(
     State(app): State<AppState>,
+    client: Client,
     ApiJson(request): ApiJson<SolveRequest>,
 ) -> Result<Reply<Json>, ApiError> {
-    let pos = request.game.position()?;
+    let pos = game::position(&request.rules, &request.moves)?;
     let rules = *pos.rules();
     if !solver::solvable(pos.rules()) {
         return Err(SolveError::TooLarge(pos.rules().to_string()).into());
@@ -280,7 +296,7 @@ async fn solve(
         .clamp(Duration::from_millis(1), app.max_think);
     let (analysis, time_ms) = app
         .pool
-        .run(move |stop| {
+        .run(client, move |stop| {
             let start = Instant::now();
             let limits = Limits {
                 deadline: Some(Deadline::from_now(budget)),

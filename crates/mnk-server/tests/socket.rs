@@ -16,8 +16,7 @@ async fn start(config: ServerConfig) -> SocketAddr {
         .await
         .unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = mnk_server::router(&config);
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    tokio::spawn(async move { mnk_server::run(listener, &config, std::future::pending()).await });
     addr
 }
 

@@ -12,6 +12,8 @@ use mnk_server::ServerConfig;
 use serde_json::Value;
 use tower::ServiceExt;
 
+pub mod wire;
+
 /// A configuration for tests: two engine slots, short waits.
 pub fn config() -> ServerConfig {
     ServerConfig {

@@ -1,0 +1,157 @@
+//! Every refusal on the wire is the API's JSON error with a stable code, including the ones hyper
+//! would answer itself (a malformed request, a target or head too long), 405 always names the
+//! allowed methods, unknown fields are refused, and every response carries the security headers.
+
+mod common;
+
+use common::wire::{connect, exchange, http, Server};
+use mnk_server::head::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
+
+async fn raw(server: &Server, bytes: &[u8]) -> common::wire::Response {
+    exchange(&mut connect(server.addr).await, bytes).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_and_oversized_requests_get_json_errors() {
+    let server = Server::start(common::config()).await;
+    let cases: Vec<(&str, Vec<u8>, u16, &str)> = vec![
+        (
+            "a NUL line",
+            b"\0\0\0\0\r\n\r\n".to_vec(),
+            400,
+            "bad_request",
+        ),
+        ("garbage", b"HELLO?\r\n\r\n".to_vec(), 400, "bad_request"),
+        (
+            "a header without a colon",
+            b"GET / HTTP/1.1\r\nHost mnk\r\n\r\n".to_vec(),
+            400,
+            "bad_request",
+        ),
+        (
+            "a long target",
+            format!(
+                "GET /{} HTTP/1.1\r\nHost: mnk\r\n\r\n",
+                "a".repeat(MAX_URI_BYTES)
+            )
+            .into_bytes(),
+            414,
+            "uri_too_long",
+        ),
+        (
+            "a huge header",
+            format!(
+                "GET / HTTP/1.1\r\nHost: mnk\r\nX-Big: {}\r\n\r\n",
+                "b".repeat(MAX_HEAD_BYTES)
+            )
+            .into_bytes(),
+            431,
+            "headers_too_large",
+        ),
+        (
+            "too many headers",
+            format!(
+                "GET / HTTP/1.1\r\n{}\r\n",
+                (0..=MAX_HEADERS)
+                    .map(|i| format!("X-{i}: 1\r\n"))
+                    .collect::<String>()
+            )
+            .into_bytes(),
+            431,
+            "headers_too_large",
+        ),
+    ];
+    for (what, bytes, status, code) in cases {
+        let reply = raw(&server, &bytes).await;
+        assert_eq!(reply.status, status, "{what}: {reply:?}");
+        assert_eq!(reply.code().as_deref(), Some(code), "{what}: {reply:?}");
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/json"),
+            "{what}"
+        );
+    }
+    // The same limits hold for a second request on a kept-alive connection.
+    let mut stream = connect(server.addr).await;
+    let first = "GET /api/health HTTP/1.1\r\nHost: mnk\r\n\r\n";
+    let second = format!(
+        "GET /{} HTTP/1.1\r\nHost: mnk\r\nConnection: close\r\n\r\n",
+        "a".repeat(MAX_URI_BYTES)
+    );
+    let reply = exchange(&mut stream, format!("{first}{second}").as_bytes()).await;
+    assert!(reply.body.contains("uri_too_long"), "{reply:?}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn method_not_allowed_always_names_the_allowed_methods() {
+    let server = Server::start(common::config()).await;
+    for (method, path, allowed) in [
+        ("PUT", "/api/solve", "POST"),
+        ("GET", "/api/move", "POST"),
+        ("DELETE", "/api/health", "GET,HEAD"),
+        ("POST", "/", "GET, HEAD"),
+        ("POST", "/app.js", "GET, HEAD"),
+    ] {
+        let reply = http(server.addr, method, path, Some("{}")).await;
+        assert_eq!(reply.status, 405, "{method} {path}");
+        assert_eq!(reply.code().as_deref(), Some("method_not_allowed"));
+        let allow = reply
+            .header("allow")
+            .unwrap_or_else(|| panic!("{method} {path}: no Allow"));
+        assert_eq!(
+            allow.replace(' ', ""),
+            allowed.replace(' ', "").to_ascii_lowercase(),
+            "{method} {path}"
+        );
+        let first = allowed.split(',').next().unwrap();
+        assert!(
+            reply.body.contains(&format!("use {first}")),
+            "{}",
+            reply.body
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_fields_are_refused() {
+    let server = Server::start(common::config()).await;
+    for (path, body) in [
+        ("/api/state", r#"{"rules":"tictactoe","mvoes":["a1"]}"#),
+        (
+            "/api/move",
+            r#"{"rules":"tictactoe","moves":[],"oponent":{"level":1}}"#,
+        ),
+        ("/api/solve", r#"{"rules":"tictactoe","moves":[],"time":5}"#),
+        (
+            "/api/weights",
+            r#"{"rules":"tictactoe","moves":[],"seed":1}"#,
+        ),
+    ] {
+        let reply = http(server.addr, "POST", path, Some(body)).await;
+        assert_eq!(reply.status, 400, "{path}: {reply:?}");
+        assert_eq!(reply.code().as_deref(), Some("bad_json"));
+        assert!(reply.body.contains("unknown field"), "{}", reply.body);
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_the_api_carry_security_headers() {
+    let server = Server::start(common::config()).await;
+    for path in ["/", "/api/health", "/no/such/page"] {
+        let reply = http(server.addr, "GET", path, None).await;
+        let csp = reply.header("content-security-policy").unwrap_or_default();
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
+        assert_eq!(reply.header("x-frame-options"), Some("deny"));
+        assert_eq!(reply.header("referrer-policy"), Some("no-referrer"));
+    }
+    // The page has no inline script for the policy to block.
+    let page = http(server.addr, "GET", "/", None).await;
+    assert!(!page.body.contains("<script>"), "an inline script");
+    server.stop().await;
+}
