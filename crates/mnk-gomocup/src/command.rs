@@ -3,13 +3,15 @@
 //! Parsing is pure: a [`Parser`] takes one line at a time (without its line end) and returns the
 //! command it completes, if any. Most commands fit on one line; `BOARD`, `YXBOARD` and
 //! `SWAP2BOARD` open a block of `x,y,field` lines that `DONE` closes, so the parser keeps that
-//! block as its only state. Command words are matched without regard to case, empty lines are
-//! skipped, and a command that takes no argument ignores anything after its word.
+//! block as its only state. Command words are matched without regard to case, and a command that
+//! takes no argument ignores any printable text after its word.
 //!
-//! Unknown words are an error of their own ([`ParseError::UnknownCommand`]) because the protocol
-//! answers them with `UNKNOWN`, while a known command with a bad argument is answered `ERROR`
-//! (see [`ParseError::reply`]). `END` is heard even inside a block, so a brain can always be
-//! stopped.
+//! Nothing but an empty line is skipped in silence: a line of spaces and tabs is empty, but a line
+//! holding other control characters (NUL bytes, say) or longer than [`MAX_LINE`] is no command
+//! and is answered `UNKNOWN`, like an unknown word ([`ParseError::UnknownCommand`]); a known
+//! command with a bad argument is answered `ERROR` (see [`ParseError::reply`]). Inside a block
+//! such a line spoils the block, which fails at its `DONE`; a block the input leaves open fails
+//! too ([`Parser::finish`]). `END` is heard even inside a block, so a brain can always be stopped.
 
 use std::fmt;
 
@@ -202,6 +204,19 @@ pub enum ParseError {
         /// The line as given.
         line: String,
     },
+    /// A line holding control characters other than tabs (NUL bytes, say): garbage, not a
+    /// command, whatever its words. Answered `UNKNOWN`.
+    #[error("'{0}' holds control characters, so it is not a command of the Gomocup protocol")]
+    ControlCharacters(String),
+    /// A line longer than [`MAX_LINE`] bytes: no command is that long. Answered `UNKNOWN`.
+    #[error("a line of more than {MAX_LINE} bytes is not a command of the Gomocup protocol")]
+    TooLong,
+    /// A `BOARD`-like block still open when the input ended.
+    #[error("{} was not closed by DONE before the input ended", .0.word())]
+    UnclosedBlock(BlockKind),
+    /// `INFO` without a key. Reported at the next move request, like a bad value.
+    #[error("INFO needs a key and a value, such as 'INFO timeout_turn 5000'")]
+    MissingInfoKey,
     /// An `INFO` line for a known key whose value does not read. No reply is due for `INFO`, so
     /// the session reports it at the next move request.
     #[error("INFO {key} needs {expected}, not '{value}'")]
@@ -216,11 +231,16 @@ pub enum ParseError {
 }
 
 impl ParseError {
-    /// Whether the manager waits for an answer to the line that failed (only `INFO` lines do
-    /// not get one).
+    /// Whether the manager waits for an answer to the line that failed: not for `INFO` lines,
+    /// nor for a `YXBOARD` block.
     #[must_use]
     pub fn expects_reply(&self) -> bool {
-        !matches!(self, ParseError::BadInfoValue { .. })
+        !matches!(
+            self,
+            ParseError::BadInfoValue { .. }
+                | ParseError::MissingInfoKey
+                | ParseError::UnclosedBlock(BlockKind::YxBoard)
+        )
     }
 
     /// The protocol line that answers this error: `UNKNOWN …` for unknown commands, `ERROR …`
@@ -228,7 +248,9 @@ impl ParseError {
     #[must_use]
     pub fn reply(&self) -> String {
         match self {
-            ParseError::UnknownCommand(_) => format!("UNKNOWN {self}"),
+            ParseError::UnknownCommand(_)
+            | ParseError::ControlCharacters(_)
+            | ParseError::TooLong => format!("UNKNOWN {self}"),
             _ => format!("ERROR {self}"),
         }
     }
@@ -248,6 +270,11 @@ pub struct Parser {
     block: Option<OpenBlock>,
 }
 
+/// Longest line read, in bytes: [`crate::stdio::read_lines`] cuts longer lines just after this,
+/// and [`Parser::feed`] refuses them (no command is that long, and a cut line must not pass for
+/// the command it begins with).
+pub const MAX_LINE: usize = 64 * 1024;
+
 /// Longest text of a bad line repeated in an error message, so garbage cannot flood the output.
 const QUOTE_LIMIT: usize = 60;
 
@@ -260,6 +287,23 @@ fn quote(text: &str) -> String {
         short.push('…');
     }
     short
+}
+
+/// Whether `c` may pad a line or make it empty: spaces (ASCII or Unicode), tabs, and the line
+/// ends a caller may leave on. Every other control character is garbage.
+fn is_blank(c: char) -> bool {
+    matches!(c, '\t' | '\r' | '\n') || (c.is_whitespace() && !c.is_control())
+}
+
+/// Why a line cannot be a command whatever its words say, if it cannot.
+fn garbage(line: &str, too_long: bool) -> Option<ParseError> {
+    if too_long {
+        Some(ParseError::TooLong)
+    } else if line.chars().any(|c| c.is_control() && !is_blank(c)) {
+        Some(ParseError::ControlCharacters(quote(line)))
+    } else {
+        None
+    }
 }
 
 impl Parser {
@@ -275,51 +319,27 @@ impl Parser {
         self.block.is_some()
     }
 
-    /// Reads one line (its line end already removed; stray `\r` and spaces are trimmed).
+    /// Reads one line (its line end already removed; stray `\r`, spaces and tabs are trimmed).
     /// Returns `None` when the line completes nothing (an empty line, or a line inside a block),
     /// else the command or the error it makes.
     pub fn feed(&mut self, line: &str) -> Option<Result<Command, ParseError>> {
-        let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        // Measured before trimming: a line cut short may have lost anything after its padding.
+        let too_long = line.len() > MAX_LINE;
+        let line = line.trim_matches(is_blank);
         if line.is_empty() {
             return None;
         }
+        let garbage = garbage(line, too_long);
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
             None => (line, ""),
         };
         let word = word.to_ascii_uppercase();
-        if let Some(block) = &mut self.block {
-            match word.as_str() {
-                "DONE" => {
-                    let block = self.block.take().expect("block is open");
-                    return Some(match block.error {
-                        Some(e) => Err(e),
-                        None => Ok(Command::Block {
-                            kind: block.kind,
-                            stones: block.stones,
-                        }),
-                    });
-                }
-                // END must always be heard: it abandons the block.
-                "END" => {
-                    self.block = None;
-                    return Some(Ok(Command::End));
-                }
-                _ => {
-                    match parse_stone(line) {
-                        Some(stone) => block.stones.push(stone),
-                        None => {
-                            if block.error.is_none() {
-                                block.error = Some(ParseError::BadStoneLine {
-                                    block: block.kind.word(),
-                                    line: quote(line),
-                                });
-                            }
-                        }
-                    }
-                    return None;
-                }
-            }
+        if self.block.is_some() {
+            return self.feed_block(line, &word, garbage.is_some());
+        }
+        if let Some(e) = garbage {
+            return Some(Err(e));
         }
         let open = |kind| OpenBlock {
             kind,
@@ -355,6 +375,53 @@ impl Parser {
             _ => Err(ParseError::UnknownCommand(quote(line))),
         };
         Some(command)
+    }
+
+    /// Reads a line of an open block: a stone, `DONE`, or `END` (which abandons the block). A
+    /// line that is neither, garbage included, fails the block at its `DONE`.
+    fn feed_block(
+        &mut self,
+        line: &str,
+        word: &str,
+        garbage: bool,
+    ) -> Option<Result<Command, ParseError>> {
+        let block = self.block.as_mut().expect("a block is open");
+        match word {
+            "DONE" if !garbage => {
+                let block = self.block.take().expect("a block is open");
+                Some(match block.error {
+                    Some(e) => Err(e),
+                    None => Ok(Command::Block {
+                        kind: block.kind,
+                        stones: block.stones,
+                    }),
+                })
+            }
+            // END must always be heard.
+            "END" if !garbage => {
+                self.block = None;
+                Some(Ok(Command::End))
+            }
+            _ => {
+                match parse_stone(line).filter(|_| !garbage) {
+                    Some(stone) => block.stones.push(stone),
+                    None => {
+                        let kind = block.kind;
+                        block.error.get_or_insert_with(|| ParseError::BadStoneLine {
+                            block: kind.word(),
+                            line: quote(line),
+                        });
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// Ends the input: the error of a block left open, if one is (`None` otherwise). The
+    /// parser is then outside any block.
+    pub fn finish(&mut self) -> Option<ParseError> {
+        self.block.take().map(|b| ParseError::UnclosedBlock(b.kind))
     }
 }
 
@@ -448,6 +515,9 @@ fn parse_info(rest: &str) -> Result<Info, ParseError> {
         Some((k, v)) => (k, v.trim()),
         None => (rest, ""),
     };
+    if key.is_empty() {
+        return Err(ParseError::MissingInfoKey);
+    }
     let key = key.to_ascii_lowercase();
     let bad = |expected: &'static str| ParseError::BadInfoValue {
         key: key.clone(),
@@ -521,6 +591,79 @@ mod tests {
         let mut p = Parser::new();
         assert_eq!(p.feed(""), None);
         assert_eq!(p.feed(" \r "), None);
+        assert_eq!(p.feed("\t \t"), None);
+    }
+
+    #[test]
+    fn control_garbage_is_answered_unknown() {
+        for line in [
+            "\0",
+            "\0\0\0",
+            "\x01\x02",
+            "\x0c",
+            "ABOUT \0",
+            "\0START 15",
+            "\x7f",
+        ] {
+            let e = one(line).unwrap_err();
+            assert!(matches!(e, ParseError::ControlCharacters(_)), "{line:?}");
+            assert!(e.expects_reply());
+            assert!(e.reply().starts_with("UNKNOWN '"), "{}", e.reply());
+            assert!(!e.reply().contains('\0'));
+        }
+        assert_eq!(
+            one("\0\0").unwrap_err().reply(),
+            "UNKNOWN '??' holds control characters, so it is not a command of the Gomocup protocol"
+        );
+        // A trailing NUL spoils an argument too.
+        assert!(matches!(
+            one("START 15\0"),
+            Err(ParseError::ControlCharacters(_))
+        ));
+    }
+
+    #[test]
+    fn an_overlong_line_is_no_command() {
+        let long = format!("TURN 7,7{}", " ".repeat(MAX_LINE));
+        let e = one(&long).unwrap_err();
+        assert_eq!(e, ParseError::TooLong);
+        assert!(e.reply().starts_with("UNKNOWN "));
+    }
+
+    #[test]
+    fn garbage_inside_a_block_fails_it() {
+        let mut p = Parser::new();
+        p.feed("BOARD");
+        assert_eq!(p.feed("7,7,1\0"), None);
+        assert_eq!(
+            p.feed("DONE \x01"),
+            None,
+            "a garbled DONE does not close the block"
+        );
+        assert_eq!(p.feed("END \x01"), None, "a garbled END is no END");
+        assert!(p.in_block());
+        assert!(matches!(
+            p.feed("DONE"),
+            Some(Err(ParseError::BadStoneLine { block: "BOARD", .. }))
+        ));
+    }
+
+    #[test]
+    fn a_block_left_open_fails_at_the_end_of_input() {
+        let mut p = Parser::new();
+        assert_eq!(p.finish(), None);
+        p.feed("BOARD");
+        p.feed("7,7,1");
+        let e = p.finish().unwrap();
+        assert_eq!(e, ParseError::UnclosedBlock(BlockKind::Board));
+        assert_eq!(
+            e.reply(),
+            "ERROR BOARD was not closed by DONE before the input ended"
+        );
+        assert!(e.expects_reply());
+        assert!(!p.in_block());
+        p.feed("YXBOARD");
+        assert!(!p.finish().unwrap().expects_reply());
     }
 
     #[test]
@@ -649,6 +792,9 @@ mod tests {
                 value: "4".into()
             })
         );
+        let e = info("INFO").unwrap_err();
+        assert_eq!(e, ParseError::MissingInfoKey);
+        assert!(!e.expects_reply());
         let e = info("INFO timeout_turn soon").unwrap_err();
         assert!(!e.expects_reply());
         assert!(matches!(e, ParseError::BadInfoValue { .. }));

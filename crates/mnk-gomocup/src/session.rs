@@ -12,7 +12,7 @@
 //! Thinking happens inside [`Session::handle`], on the caller's thread; the caller passes the
 //! stop flag that the reader thread raises on `YXSTOP` or `END` (see [`crate::stdio`]).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -451,6 +451,20 @@ impl Session {
         by_time.min(by_memory).max(MB)
     }
 
+    /// The table size for a search under `rules`: [`Session::hash_bytes`], except that a search
+    /// already stopped (`YXSTOP` or `END` came before it began) keeps the bot it has, since it
+    /// answers at once and clearing a new table would only delay the answer.
+    fn hash_bytes_for(&self, rules: &Rules, stop: &AtomicBool) -> u64 {
+        match &self.bot {
+            Some(CachedBot {
+                rules: cached,
+                hash_bytes: Some(bytes),
+                ..
+            }) if cached == rules && stop.load(Ordering::SeqCst) => *bytes,
+            _ => self.hash_bytes(),
+        }
+    }
+
     /// How the game ended, if the stones hold a winning line or fill the board, the opponent to
     /// move; `None` when it goes on or the rules or stones are not playable.
     fn game_over(&self) -> Option<String> {
@@ -489,7 +503,8 @@ impl Session {
             deadline: Some(deadline),
             stop: Some(Arc::clone(stop)),
         };
-        let bot = self.bot_for(*pos.rules(), self.hash_bytes())?;
+        let hash_bytes = self.hash_bytes_for(pos.rules(), stop);
+        let bot = self.bot_for(*pos.rules(), hash_bytes)?;
         let result = bot.choose_with_info(pos, &limits, &mut |info| {
             out(&info_message(frame, info));
         });

@@ -3,10 +3,23 @@
 //! The reader thread reads the manager's lines as they come (CR LF, LF or CR), parses them and
 //! queues them for the session thread, which answers them in order and thinks. The reader never
 //! waits for the thinking, so it hears `YXSTOP`/`STOP` and `END` at once: each queued command
-//! gets its own stop flag, and those two commands raise the flag of the latest command that could
-//! start a search (a stop that arrives before its search begins still stops it). `END` also
-//! closes the output at once, so nothing is written after it, not even the move of a search it
-//! interrupted; the caller returns within [`END_GRACE`] even if a search were slow to stop.
+//! gets its own stop flag; `YXSTOP`/`STOP` raise the flag of the latest command that expects an
+//! answer (a stop that arrives before its search begins still stops it), `END` raises the flags
+//! of every command still queued or running.
+//!
+//! **`END` answers what came before it.** Every command read before `END` is answered, in order,
+//! and then the brain exits: `printf 'ABOUT\nEND\n' | pbrain-mnk` prints the `ABOUT` line. A
+//! search that `END` cuts short still answers the best move it has found, so a move request
+//! followed by `END` gets its move. We chose that over dropping the move because the protocol's
+//! "END: the brain exits promptly and writes nothing more" is about what follows `END`, and the
+//! move answers a request made before it: with one rule, "every request read is answered, in
+//! order", the output never depends on how the manager's lines and our thinking interleave, and a
+//! manager that still reads (a script, a log) sees a reply to each request. A manager that has
+//! stopped reading at `END` loses nothing: the line goes unread (a closed pipe only stops our
+//! writing), and the search stops at once, so the brain still exits promptly. The one limit is
+//! time: the caller returns within [`END_GRACE`] of `END` even if a search were slow to stop, and
+//! whatever is not answered by then is never written.
+//!
 //! Every line written is flushed.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -16,16 +29,20 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
+pub use crate::command::MAX_LINE;
 use crate::command::{Command, ParseError, Parser};
 use crate::session::{BotMaker, Flow, Session};
 
-/// Longest line kept; the rest of a longer line is dropped (it cannot be a valid command).
-pub const MAX_LINE: usize = 64 * 1024;
-/// How long, after `END`, the brain waits for its search to wind down before returning anyway.
-pub const END_GRACE: Duration = Duration::from_millis(300);
+/// How long, after `END`, the brain waits for the answers it owes before returning anyway. The
+/// searches are stopped, so only a bot that ignores its stop flag needs it all; the rest is
+/// room for work that cannot be stopped, like making the bot at `START`, on a busy machine,
+/// while the brain still exits within the protocol's "about a second".
+pub const END_GRACE: Duration = Duration::from_millis(700);
 
 /// Reads `input` line by line, accepting CR LF, LF and CR as line ends and skipping empty lines,
-/// and passes each line to `on_line` until it returns `false` or the input ends.
+/// and passes each line to `on_line` until it returns `false` or the input ends. A line longer
+/// than [`MAX_LINE`] bytes is cut just after that length (so it stays recognisably too long);
+/// bytes that are not UTF-8 are replaced.
 pub fn read_lines(input: impl Read, mut on_line: impl FnMut(&str) -> bool) -> io::Result<()> {
     let mut reader = BufReader::new(input);
     let mut line: Vec<u8> = Vec::new();
@@ -53,7 +70,7 @@ pub fn read_lines(input: impl Read, mut on_line: impl FnMut(&str) -> bool) -> io
                         break;
                     }
                 }
-            } else if line.len() < MAX_LINE {
+            } else if line.len() <= MAX_LINE {
                 line.push(b);
             }
         }
@@ -64,7 +81,7 @@ pub fn read_lines(input: impl Read, mut on_line: impl FnMut(&str) -> bool) -> io
     }
 }
 
-/// The output shared by the session (replies) and the reader (which closes it on `END`).
+/// The output of the session's replies; closed when `run` returns, so nothing is written after.
 struct Output {
     writer: Box<dyn Write + Send>,
     closed: bool,
@@ -89,6 +106,43 @@ impl Output {
     }
 }
 
+/// The stop flags the reader hands out with the commands it queues.
+#[derive(Default)]
+struct StopFlags {
+    /// Flags of commands that expect an answer, as long as the session may still be answering
+    /// them (it drops its copy when done, so a flag only the reader holds is finished with).
+    live: Vec<Arc<AtomicBool>>,
+    /// The flag of the latest command that expects an answer: the one `YXSTOP` stops.
+    latest: Option<Arc<AtomicBool>>,
+}
+
+impl StopFlags {
+    /// A flag for `parsed`, remembered when the command expects an answer (and may search).
+    fn issue(&mut self, parsed: &Result<Command, ParseError>) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(false));
+        if matches!(parsed, Ok(c) if c.expects_reply()) {
+            self.live.retain(|f| Arc::strong_count(f) > 1);
+            self.live.push(Arc::clone(&flag));
+            self.latest = Some(Arc::clone(&flag));
+        }
+        flag
+    }
+
+    /// `YXSTOP`/`STOP`: the latest search answers at once.
+    fn stop_latest(&self) {
+        if let Some(flag) = &self.latest {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// `END`: every search still owed answers at once.
+    fn stop_all(&self) {
+        for flag in &self.live {
+            flag.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
 enum Event {
     Line(Result<Command, ParseError>, Arc<AtomicBool>),
     Eof,
@@ -101,8 +155,62 @@ enum Done {
     Finished,
 }
 
+/// Reads and parses `input` on this thread, queuing the commands on `events` with their stop
+/// flags, until `END` (then tells `done`) or the end of the input.
+fn read_commands(input: impl Read, events: &mpsc::Sender<Event>, done: &mpsc::Sender<Done>) {
+    let mut parser = Parser::new();
+    let mut flags = StopFlags::default();
+    let mut ended = false;
+    let result = read_lines(input, |line| {
+        let Some(parsed) = parser.feed(line) else {
+            return true;
+        };
+        match &parsed {
+            Ok(Command::End) => {
+                flags.stop_all();
+                ended = true;
+            }
+            Ok(Command::Stop) => flags.stop_latest(),
+            _ => {}
+        }
+        let stop = flags.issue(&parsed);
+        events.send(Event::Line(parsed, stop)).is_ok() && !ended
+    });
+    if ended {
+        let _ = done.send(Done::Ended);
+        return;
+    }
+    // A read error ends the conversation like the end of the input; a block left open is
+    // answered like any other bad block.
+    drop(result);
+    if let Some(e) = parser.finish() {
+        let _ = events.send(Event::Line(Err(e), Arc::new(AtomicBool::new(false))));
+    }
+    let _ = events.send(Event::Eof);
+}
+
+/// Answers the queued commands in order until `END` or the end of the input.
+fn answer_commands(
+    maker: impl BotMaker + 'static,
+    queue: &mpsc::Receiver<Event>,
+    out: &Mutex<Output>,
+) {
+    let mut session = Session::new(maker);
+    let mut write = |line: &str| {
+        out.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .write_line(line);
+    };
+    while let Ok(Event::Line(parsed, stop)) = queue.recv() {
+        if session.handle(parsed, &stop, &mut write) == Flow::End {
+            break;
+        }
+    }
+}
+
 /// Runs the brain on `input` and `output` with bots from `maker` until `END` or the end of the
-/// input (after answering everything read). Returns the first write error, if any.
+/// input, after answering everything read before either (within [`END_GRACE`] of `END`).
+/// Returns the first write error, if any.
 pub fn run(
     input: impl Read + Send + 'static,
     output: impl Write + Send + 'static,
@@ -116,59 +224,23 @@ pub fn run(
     let (events, queue) = mpsc::channel::<Event>();
     let (done_tx, done) = mpsc::channel::<Done>();
 
-    let reader_out = Arc::clone(&out);
     let reader_done = done_tx.clone();
     thread::Builder::new()
         .name("gomocup-reader".into())
-        .spawn(move || {
-            let mut parser = Parser::new();
-            let mut latest = Arc::new(AtomicBool::new(false));
-            let result = read_lines(input, |line| {
-                let Some(parsed) = parser.feed(line) else {
-                    return true;
-                };
-                let stop = Arc::new(AtomicBool::new(false));
-                match &parsed {
-                    Ok(Command::End) => {
-                        latest.store(true, Ordering::SeqCst);
-                        reader_out.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
-                        let _ = events.send(Event::Line(parsed, stop));
-                        let _ = reader_done.send(Done::Ended);
-                        return false;
-                    }
-                    Ok(Command::Stop) => latest.store(true, Ordering::SeqCst),
-                    Ok(c) if c.expects_reply() => latest = Arc::clone(&stop),
-                    _ => {}
-                }
-                events.send(Event::Line(parsed, stop)).is_ok()
-            });
-            // A read error ends the conversation like the end of the input.
-            drop(result);
-            let _ = events.send(Event::Eof);
-        })?;
+        .spawn(move || read_commands(input, &events, &reader_done))?;
 
     let session_out = Arc::clone(&out);
     thread::Builder::new()
         .name("gomocup-session".into())
         .spawn(move || {
-            let mut session = Session::new(maker);
-            let mut write = |line: &str| {
-                session_out
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .write_line(line);
-            };
-            while let Ok(Event::Line(parsed, stop)) = queue.recv() {
-                if session.handle(parsed, &stop, &mut write) == Flow::End {
-                    break;
-                }
-            }
+            answer_commands(maker, &queue, &session_out);
             let _ = done_tx.send(Done::Finished);
         })?;
 
     match done.recv() {
         Ok(Done::Ended) => {
-            // Give the interrupted search a moment to stop; the threads die with the process.
+            // Let the session answer what it owes; its searches are stopped. A session that
+            // takes longer is abandoned (its threads die with the process).
             let _ = done.recv_timeout(END_GRACE);
         }
         Ok(Done::Finished) | Err(_) => {}
@@ -216,7 +288,11 @@ mod tests {
         let mut long = vec![b'a'; MAX_LINE * 2];
         long.extend_from_slice(b"\nB\n");
         let got = lines(&long);
-        assert_eq!(got[0].len(), MAX_LINE);
+        assert_eq!(
+            got[0].len(),
+            MAX_LINE + 1,
+            "cut, but still too long to pass"
+        );
         assert_eq!(got[1], "B");
     }
 

@@ -169,8 +169,10 @@ fn plays_a_short_game_then_stops_and_ends_on_command() {
     pos.play(cell("7,7"));
     pos.try_play(cell(&answer)).unwrap();
 
-    // Another long search, interrupted by END: the brain exits within a second, silently.
+    // Another long search, interrupted by END: the brain answers the move found so far (the
+    // TURN came before END) and exits within a second, writing nothing else.
     let ours = opponent_move(&pos);
+    pos.play(ours);
     brain.send(&format!("TURN {}", coord(ours)));
     std::thread::sleep(Duration::from_millis(300));
     assert!(
@@ -182,8 +184,15 @@ fn plays_a_short_game_then_stops_and_ends_on_command() {
         brain.exited_within(Duration::from_secs(1)),
         "pbrain-mnk still runs 1 s after END"
     );
-    let after: Vec<String> = brain.lines.try_iter().collect();
-    assert!(after.is_empty(), "written after END: {after:?}");
+    // The process has exited, so its output ends: read it all.
+    let after: Vec<String> = brain
+        .lines
+        .iter()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect();
+    assert_eq!(after.len(), 1, "written after END: {after:?}");
+    pos.try_play(cell(after[0].trim_end()))
+        .unwrap_or_else(|e| panic!("illegal move {}: {e}", after[0]));
 }
 
 #[test]

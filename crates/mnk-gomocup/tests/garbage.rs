@@ -7,9 +7,11 @@ use common::{is_message, run_sync, well_formed};
 use proptest::prelude::*;
 
 /// How many answers a line needs, worked out from the specification independently of the
-/// parser: `INFO`, `END`, `YXSTOP`/`STOP`, empty lines and the lines inside a block get none;
-/// a block gets one at its `DONE` (`YXBOARD` only when it fails, so at most one); every other
-/// line gets exactly one.
+/// parser: `INFO`, `END`, `YXSTOP`/`STOP`, empty lines (nothing but spaces and tabs) and the
+/// lines inside a block get none; a block gets one at its `DONE` (`YXBOARD` only when it fails,
+/// so at most one), or at the end of the input when it is left open; a line holding other
+/// control characters is garbage, never a command (and never `DONE` or `END` inside a block);
+/// every other line gets exactly one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Need {
     None,
@@ -24,16 +26,21 @@ struct Oracle {
 
 impl Oracle {
     fn need(&mut self, line: &str) -> Need {
-        let t = line.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        let blank = |c: char| c == '\t' || (c.is_whitespace() && !c.is_control());
+        let t = line.trim_matches(blank);
         if t.is_empty() {
             return Need::None;
         }
+        let garbage = t.chars().any(|c| c.is_control() && !blank(c));
         let word = t
             .split_whitespace()
             .next()
             .unwrap_or("")
             .to_ascii_uppercase();
         if let Some(block) = &self.block {
+            if garbage {
+                return Need::None;
+            }
             return match word.as_str() {
                 "DONE" => {
                     let yx = block == "YXBOARD";
@@ -48,6 +55,9 @@ impl Oracle {
                 _ => Need::None,
             };
         }
+        if garbage {
+            return Need::One;
+        }
         match word.as_str() {
             "INFO" | "YXSTOP" | "STOP" => Need::None,
             "END" => Need::Stop,
@@ -57,6 +67,17 @@ impl Oracle {
             }
             _ => Need::One,
         }
+    }
+
+    /// What the end of the input needs: an answer for a block left open (but `YXBOARD`'s).
+    fn finish(&mut self) -> Option<Need> {
+        self.block.take().map(|b| {
+            if b == "YXBOARD" {
+                Need::None
+            } else {
+                Need::One
+            }
+        })
     }
 }
 
@@ -111,6 +132,7 @@ fn line() -> impl Strategy<Value = String> {
         2 => (info_key, "[0-9a-z,-]{0,6}").prop_map(|(k, v)| format!("INFO {k} {v}")),
         1 => (0u32..20).prop_map(|r| format!("INFO rule {r}")),
         1 => "[^\r\n]{0,20}",
+        1 => "[\\x00-\\x09\\x0b\\x0c\\x0e-\\x1f \\t]{1,4}[A-Z]{0,5}",
         1 => Just(String::new()),
     ]
 }
@@ -118,7 +140,7 @@ fn line() -> impl Strategy<Value = String> {
 fn check(lines: &[String]) -> Result<(), TestCaseError> {
     let steps = run_sync("nearest", lines);
     let mut oracle = Oracle { block: None };
-    for step in &steps {
+    for (i, step) in steps.iter().enumerate() {
         let answers: Vec<&String> = step.replies.iter().filter(|l| !is_message(l)).collect();
         for r in &step.replies {
             prop_assert!(
@@ -128,7 +150,14 @@ fn check(lines: &[String]) -> Result<(), TestCaseError> {
                 step.line
             );
         }
-        match oracle.need(&step.line) {
+        let need = if i < lines.len() {
+            oracle.need(&step.line)
+        } else {
+            oracle
+                .finish()
+                .expect("a last step only for a block left open")
+        };
+        match need {
             Need::None | Need::Stop => {
                 prop_assert!(answers.is_empty(), "{:?} got {:?}", step.line, answers)
             }
@@ -138,12 +167,13 @@ fn check(lines: &[String]) -> Result<(), TestCaseError> {
             }
         }
     }
-    // The session stops exactly at the first END outside... or inside a block.
+    // The session stops exactly at the first END outside... or inside a block; without END,
+    // a block left open takes one more step.
     let mut oracle = Oracle { block: None };
-    let expected_len = lines
-        .iter()
-        .position(|l| oracle.need(l) == Need::Stop)
-        .map_or(lines.len(), |i| i + 1);
+    let expected_len = match lines.iter().position(|l| oracle.need(l) == Need::Stop) {
+        Some(i) => i + 1,
+        None => lines.len() + usize::from(oracle.finish().is_some()),
+    };
     prop_assert_eq!(steps.len(), expected_len);
     Ok(())
 }

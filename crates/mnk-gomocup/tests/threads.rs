@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use mnk_core::{Position, Rules};
 use mnk_engine::{Bot, BotError, Choice, Limits};
+use mnk_gomocup::stdio::END_GRACE;
 
 /// Input that arrives when the test sends it, like a manager's pipe.
 struct Pipe {
@@ -147,18 +148,34 @@ fn a_stop_that_arrives_before_its_search_still_stops_it() {
 }
 
 #[test]
-fn end_mid_search_exits_at_once_and_writes_nothing_more() {
+fn end_mid_search_answers_the_move_so_far_and_exits_at_once() {
     let brain = start("until-stopped");
     brain.send("START 15\nINFO timeout_turn 60000\nBEGIN\n");
     assert!(brain.screen.wait_for(1, Duration::from_secs(5)).is_some());
     std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(brain.screen.lines(), ["OK"], "the search should still run");
     let sent = Instant::now();
-    brain.send("END\n");
+    brain.send("END\nABOUT\n");
     let result = brain.done.recv_timeout(Duration::from_secs(1));
     assert!(result.is_ok(), "run() did not return within 1 s of END");
     assert!(sent.elapsed() < Duration::from_secs(1));
     std::thread::sleep(Duration::from_millis(50));
-    assert_eq!(brain.screen.lines(), ["OK"]);
+    // BEGIN came before END, so it is answered; nothing after END is.
+    assert_eq!(brain.screen.lines(), ["OK", "7,7"]);
+}
+
+#[test]
+fn end_answers_every_command_read_before_it_in_order() {
+    let brain = start("until-stopped");
+    let sent = Instant::now();
+    // Two long searches queued before END: END stops both, the one running and the one waiting.
+    brain.send("ABOUT\nSTART 15\nINFO timeout_turn 60000\nBEGIN\nTURN 0,0\nEND\nABOUT\n");
+    assert!(brain.done.recv_timeout(Duration::from_secs(1)).is_ok());
+    assert!(sent.elapsed() < Duration::from_secs(1));
+    let lines = brain.screen.lines();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[0].starts_with("name=\"mnk\""), "{lines:?}");
+    assert_eq!(lines[1..], ["OK", "7,7", "6,7"]);
 }
 
 #[test]
@@ -169,8 +186,10 @@ fn end_returns_even_when_the_bot_ignores_the_stop_flag() {
     std::thread::sleep(Duration::from_millis(100));
     let sent = Instant::now();
     brain.send("END\n");
-    assert!(brain.done.recv_timeout(Duration::from_secs(1)).is_ok());
-    assert!(sent.elapsed() < Duration::from_millis(900));
+    // The brain waits END_GRACE for the move it owes, then gives up on it.
+    let limit = END_GRACE + Duration::from_millis(300);
+    assert!(brain.done.recv_timeout(limit).is_ok());
+    assert!(sent.elapsed() < limit);
     assert_eq!(brain.screen.lines(), ["OK"]);
 }
 

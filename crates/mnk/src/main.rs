@@ -35,22 +35,27 @@ enum Command {
     Match(mnk_gomocup::MatchArgs),
 }
 
+/// Most searches `mnk serve --threads` runs at once.
+const MAX_THREADS: u64 = 256;
+/// Deepest `mnk bench --depth`: deeper takes hours and measures nothing new.
+const MAX_BENCH_DEPTH: i64 = 30;
+
 /// Arguments of `mnk serve`.
 #[derive(clap::Args, Debug)]
 struct ServeArgs {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
-    /// How many searches may run at once (default: the number of cores).
-    #[arg(long)]
+    /// How many searches may run at once, 1 to 256 (default: the number of cores).
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
     threads: Option<usize>,
 }
 
 /// Arguments of `mnk bench`.
 #[derive(clap::Args, Debug)]
 struct BenchArgs {
-    /// Search every position to this depth (default: the bench's own depth).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+    /// Search every position to this depth, 1 to 30 (default: the bench's own depth).
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_DEPTH))]
     depth: Option<u32>,
 }
 
@@ -59,7 +64,7 @@ fn serve(args: Option<ServeArgs>) -> Result<(), String> {
     if let Some(args) = args {
         config.addr = args.addr;
         if let Some(threads) = args.threads {
-            config.threads = threads.clamp(1, 256);
+            config.threads = threads;
         }
     }
     mnk_server::serve(config).map_err(|e| e.to_string())

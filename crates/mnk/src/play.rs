@@ -13,6 +13,9 @@ use mnk_engine::level::Level;
 use mnk_engine::weights::WeightsBot;
 use mnk_engine::{Bot, Limits};
 
+/// Longest thinking time `--time-ms` allows: an hour.
+const MAX_TIME_MS: u64 = 3_600_000;
+
 /// Arguments of `mnk play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -26,8 +29,8 @@ pub struct PlayArgs {
     /// Who plays O: "human" or a bot, as for -x.
     #[arg(short = 'o', long = "o", default_value = "level6")]
     o: String,
-    /// Thinking time per computer move, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
+    /// Thinking time per computer move, in milliseconds, 1 to 3600000 (an hour).
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_TIME_MS))]
     time_ms: u64,
     /// Seed for the bots' random choices (the same seed replays the same game).
     #[arg(long)]
@@ -75,7 +78,7 @@ pub fn run(args: &PlayArgs) -> Result<(), String> {
     let mut game = Game {
         pos: Position::new(rules),
         sides,
-        time: Duration::from_millis(args.time_ms.max(1)),
+        time: Duration::from_millis(args.time_ms),
         seed,
     };
     let stdin = io::stdin();

@@ -30,6 +30,22 @@ use engine::{Engine, EngineSettings};
 /// Games on a board without borders end as a draw after this many moves.
 pub const MAX_PLIES: usize = 1_000;
 
+// The ranges of the resource settings, checked by the command line and again by
+// [`run_match_with`] for programs. (The `--help` texts repeat them.)
+
+/// Most games a match plays (`--games`; at least 1).
+pub const MAX_GAMES: u64 = 100_000;
+/// Longest move time, in milliseconds (`--time-ms`, at least 1): an hour.
+pub const MAX_TIME_MS: u64 = 3_600_000;
+/// Longest game time per player, in milliseconds (`--game-ms`, 0 for none): a day.
+pub const MAX_GAME_MS: u64 = 86_400_000;
+/// Largest lateness tolerated, in milliseconds (`--tolerance-ms`): a minute.
+pub const MAX_TOLERANCE_MS: u64 = 60_000;
+/// Most games at once (`--concurrency`; at least 1).
+pub const MAX_CONCURRENCY: u64 = 64;
+/// Most memory offered to an external engine, in MB (`--memory-mb`, 0 for no limit): 64 GB.
+pub const MAX_MEMORY_MB: u64 = 65_536;
+
 /// The options of `mnk match`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct MatchArgs {
@@ -38,21 +54,27 @@ pub struct MatchArgs {
     pub a: String,
     /// The second player, written like the first.
     pub b: String,
-    /// Number of games (each opening is played twice, the players swapping sides).
-    #[arg(long, default_value_t = 10)]
+    /// Number of games, 1 to 100000 (each opening is played twice, the players swapping sides).
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_GAMES))]
     pub games: usize,
     /// The rules: 15x15x5, 15x15x5,exact, gomoku15, infx5, … (external engines need a bounded
     /// board, five in a row, X first).
     #[arg(long, default_value = "gomoku15")]
     pub rules: Rules,
-    /// Time per move in milliseconds (sent as INFO timeout_turn).
-    #[arg(long = "time-ms", default_value_t = 200)]
+    /// Time per move in milliseconds, 1 to 3600000 (sent as INFO timeout_turn).
+    #[arg(long = "time-ms", value_name = "MS", default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_TIME_MS))]
     pub time_ms: u64,
-    /// Time per game and player in milliseconds, 0 for none (INFO timeout_match/time_left).
-    #[arg(long = "game-ms", default_value_t = 0)]
+    /// Time per game and player in milliseconds, 0 for none, at most 86400000 (INFO
+    /// timeout_match/time_left).
+    #[arg(long = "game-ms", value_name = "MS", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_GAME_MS))]
     pub game_ms: u64,
-    /// How much later than its time a move may come before it loses on time, in milliseconds.
-    #[arg(long = "tolerance-ms", default_value_t = 200)]
+    /// How much later than its time a move may come before it loses on time, in milliseconds,
+    /// 0 to 60000.
+    #[arg(long = "tolerance-ms", value_name = "MS", default_value_t = 200,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_TOLERANCE_MS))]
     pub tolerance_ms: u64,
     /// A file of openings, one game record per line (h8 i9 h10); default: generated from --seed.
     #[arg(long)]
@@ -60,14 +82,16 @@ pub struct MatchArgs {
     /// An external engine's command line (repeatable); players name them engine:0, engine:1, …
     #[arg(long = "engine", value_name = "CMD")]
     pub engines: Vec<String>,
-    /// Games played at the same time.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at the same time, 1 to 64.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_CONCURRENCY))]
     pub concurrency: usize,
     /// Seed for generated openings and for the bots' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Memory for each external engine in MB (INFO max_memory), 0 for no limit.
-    #[arg(long = "memory-mb", default_value_t = 350)]
+    /// Memory for each external engine in MB (INFO max_memory), 0 for no limit, at most 65536.
+    #[arg(long = "memory-mb", value_name = "MB", default_value_t = 350,
+          value_parser = clap::value_parser!(u64).range(0..=MAX_MEMORY_MB))]
     pub memory_mb: u64,
     /// Save the games to this file, one line per game.
     #[arg(long)]
@@ -468,6 +492,27 @@ fn engine_settings(args: &MatchArgs) -> EngineSettings {
     }
 }
 
+/// Refuses resource settings out of their ranges (the command line's parsers already do; this
+/// is for programs that fill [`MatchArgs`] themselves).
+fn check_settings(args: &MatchArgs) -> Result<(), MatchError> {
+    let ranges = [
+        ("--games", args.games as u64, 1, MAX_GAMES),
+        ("--time-ms", args.time_ms, 1, MAX_TIME_MS),
+        ("--game-ms", args.game_ms, 0, MAX_GAME_MS),
+        ("--tolerance-ms", args.tolerance_ms, 0, MAX_TOLERANCE_MS),
+        ("--concurrency", args.concurrency as u64, 1, MAX_CONCURRENCY),
+        ("--memory-mb", args.memory_mb, 0, MAX_MEMORY_MB),
+    ];
+    for (flag, value, low, high) in ranges {
+        if !(low..=high).contains(&value) {
+            return Err(MatchError::Settings(format!(
+                "{flag} must be from {low} to {high}, not {value}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Plays the match and prints a line per game to standard error (unless `quiet`).
 pub fn run_match(args: &MatchArgs) -> Result<MatchReport, MatchError> {
     let quiet = args.quiet;
@@ -483,17 +528,7 @@ pub fn run_match_with(
     args: &MatchArgs,
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<MatchReport, MatchError> {
-    if args.games == 0 {
-        return Err(MatchError::Settings("--games must be at least 1".into()));
-    }
-    if !(1..=64).contains(&args.concurrency) {
-        return Err(MatchError::Settings(
-            "--concurrency must be from 1 to 64".into(),
-        ));
-    }
-    if args.time_ms == 0 {
-        return Err(MatchError::Settings("--time-ms must be at least 1".into()));
-    }
+    check_settings(args)?;
     let rules = args.rules;
     let (a, a_name) = parse_player(&args.a, &args.engines)?;
     let (b, b_name) = parse_player(&args.b, &args.engines)?;
@@ -797,6 +832,19 @@ mod tests {
     fn bad_settings_are_refused_before_any_game() {
         let mut args = MatchArgs::new("weights", "weights");
         args.games = 0;
+        assert!(matches!(run_match(&args), Err(MatchError::Settings(_))));
+        let mut args = MatchArgs::new("weights", "weights");
+        args.time_ms = u64::MAX;
+        let e = run_match(&args).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "--time-ms must be from 1 to {MAX_TIME_MS}, not {}",
+                u64::MAX
+            )
+        );
+        let mut args = MatchArgs::new("weights", "weights");
+        args.concurrency = 65;
         assert!(matches!(run_match(&args), Err(MatchError::Settings(_))));
         let mut args = MatchArgs::new("rules", "weights");
         args.quiet = true;

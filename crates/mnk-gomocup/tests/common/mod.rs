@@ -1,5 +1,8 @@
-//! Test helpers shared by the integration tests: deterministic bots and a synchronous runner.
+//! Test helpers shared by the integration tests: deterministic bots, a synchronous runner and
+//! the transcript format.
 #![allow(dead_code)]
+
+pub mod transcript;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -117,25 +120,38 @@ pub struct Step {
     pub replies: Vec<String>,
 }
 
-/// Feeds lines one by one to a session on this thread; stops after `END`.
+/// Feeds lines one by one to a session on this thread; stops after `END`. When the input ends
+/// without `END`, a block left open is answered as the brain answers it, in a last step whose
+/// line is empty.
 pub fn run_sync(bot: &str, lines: &[String]) -> Vec<Step> {
     let mut parser = Parser::new();
     let mut session = Session::new(maker(bot));
     let mut steps = Vec::new();
+    let mut answer = |parsed, replies: &mut Vec<String>| {
+        let stop = Arc::new(AtomicBool::new(false));
+        session.handle(parsed, &stop, &mut |l: &str| replies.push(l.to_string()))
+    };
     for line in lines {
         let mut replies = Vec::new();
         let mut flow = Flow::Continue;
         if let Some(parsed) = parser.feed(line) {
-            let stop = Arc::new(AtomicBool::new(false));
-            flow = session.handle(parsed, &stop, &mut |l: &str| replies.push(l.to_string()));
+            flow = answer(parsed, &mut replies);
         }
         steps.push(Step {
             line: line.clone(),
             replies,
         });
         if flow == Flow::End {
-            break;
+            return steps;
         }
+    }
+    if let Some(e) = parser.finish() {
+        let mut replies = Vec::new();
+        answer(Err(e), &mut replies);
+        steps.push(Step {
+            line: String::new(),
+            replies,
+        });
     }
     steps
 }

@@ -1,0 +1,201 @@
+//! The `mnk` command line, run as a user runs it: resource flags out of range and unknown
+//! arguments are refused with a clear message and a non-zero exit, and finished positions are
+//! described in words.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn mnk(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mnk"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("mnk runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Checks that `args` is refused before anything runs: a failing exit, nothing on standard
+/// output, and an error naming `flag` and the allowed `range`.
+fn refused(args: &[&str], flag: &str, range: &str) {
+    let out = mnk(args);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{args:?} was accepted");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} printed {}",
+        text(&out.stdout)
+    );
+    assert!(err.contains(flag), "{args:?}: {err}");
+    assert!(err.contains(range), "{args:?} does not name {range}: {err}");
+}
+
+#[test]
+fn solve_refuses_tables_out_of_range() {
+    refused(
+        &["solve", "3", "3", "3", "--hash-mb", "0"],
+        "--hash-mb",
+        "1..=1024",
+    );
+    refused(
+        &["solve", "3", "3", "3", "--hash-mb", "1025"],
+        "--hash-mb",
+        "1..=1024",
+    );
+    refused(
+        &["solve", "3", "3", "3", "--hash-mb", "4096"],
+        "--hash-mb",
+        "1..=1024",
+    );
+    refused(
+        &["solve", "3", "3", "3", "--hash-mb", "18446744073709551615"],
+        "--hash-mb",
+        "1..=1024",
+    );
+}
+
+#[test]
+fn solve_takes_the_largest_table_but_sizes_it_to_the_board() {
+    // Tic-tac-toe cannot fill more than a megabyte, so asking for a gigabyte is quick.
+    let out = mnk(&["solve", "3", "3", "3", "--hash-mb", "1024"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("value: draw"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn play_refuses_thinking_times_out_of_range() {
+    refused(&["play", "--time-ms", "0"], "--time-ms", "1..=3600000");
+    refused(
+        &["play", "--time-ms", "3600001"],
+        "--time-ms",
+        "1..=3600000",
+    );
+}
+
+#[test]
+fn serve_refuses_thread_counts_out_of_range() {
+    refused(&["serve", "--threads", "0"], "--threads", "1..=256");
+    refused(&["serve", "--threads", "257"], "--threads", "1..=256");
+}
+
+#[test]
+fn bench_refuses_depths_out_of_range() {
+    refused(&["bench", "--depth", "0"], "--depth", "1..=30");
+    refused(&["bench", "--depth", "31"], "--depth", "1..=30");
+}
+
+#[test]
+fn match_refuses_settings_out_of_range() {
+    let players = ["match", "weights", "weights"];
+    let with = |flag: &'static str, value: &'static str| {
+        let mut args = players.to_vec();
+        args.extend([flag, value]);
+        args
+    };
+    refused(&with("--games", "0"), "--games", "1..=100000");
+    refused(&with("--games", "100001"), "--games", "1..=100000");
+    refused(&with("--time-ms", "0"), "--time-ms", "1..=3600000");
+    refused(&with("--time-ms", "3600001"), "--time-ms", "1..=3600000");
+    refused(&with("--game-ms", "86400001"), "--game-ms", "0..=86400000");
+    refused(
+        &with("--tolerance-ms", "60001"),
+        "--tolerance-ms",
+        "0..=60000",
+    );
+    refused(&with("--concurrency", "0"), "--concurrency", "1..=64");
+    refused(&with("--concurrency", "65"), "--concurrency", "1..=64");
+    refused(&with("--memory-mb", "65537"), "--memory-mb", "0..=65536");
+}
+
+#[test]
+fn help_states_the_ranges() {
+    let help = |args: &[&str]| text(&mnk(args).stdout);
+    assert!(help(&["solve", "--help"]).contains("1 to 1024"));
+    assert!(help(&["play", "--help"]).contains("1 to 3600000"));
+    assert!(help(&["serve", "--help"]).contains("1 to 256"));
+    assert!(help(&["bench", "--help"]).contains("1 to 30"));
+    let text = help(&["match", "--help"]);
+    for range in [
+        "1 to 100000",
+        "1 to 3600000",
+        "at most 86400000",
+        "0 to 60000",
+        "1 to 64",
+    ] {
+        assert!(text.contains(range), "match --help lacks {range}:\n{text}");
+    }
+}
+
+#[test]
+fn unknown_arguments_are_refused() {
+    for args in [
+        &["solve", "3", "3", "3", "--frobnicate"][..],
+        &["count", "3", "3", "3", "4"],
+        &["play", "--hash-mb", "16"],
+        &["fly"],
+    ] {
+        let out = mnk(args);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        assert!(
+            err.contains("unexpected argument") || err.contains("unrecognized subcommand"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn solve_describes_a_won_position_in_words() {
+    let out = mnk(&["solve", "3", "3", "3", "--moves", "a1 b1 a2 b2 a3"]);
+    assert!(!out.status.success());
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        "mnk: the game is already over: X won with a1 a2 a3"
+    );
+}
+
+#[test]
+fn solve_describes_a_drawn_position_in_words() {
+    let out = mnk(&[
+        "solve",
+        "3",
+        "3",
+        "3",
+        "--moves",
+        "a1 b2 c3 b1 b3 a3 c1 c2 a2",
+    ]);
+    assert!(!out.status.success());
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        "mnk: the game is already over: drawn: the board is full"
+    );
+}
+
+/// `mnk gomocup` answers what it read before END, then exits.
+#[test]
+fn gomocup_answers_before_end() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
+        .arg("gomocup")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("mnk gomocup runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"ABOUT\r\nSTART 15\r\nEND\r\nABOUT\r\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("name=\"mnk\""), "{lines:?}");
+    assert_eq!(lines[1], "OK");
+}
