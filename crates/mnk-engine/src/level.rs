@@ -13,7 +13,7 @@ use crate::bot::{Bot, BotError, Choice};
 use crate::bots::{LineCountBot, PerfectBot, DEFAULT_DEPTH};
 use crate::limits::Limits;
 use crate::rng::Rng;
-use crate::weights::{attack_weights, WeightsBot};
+use crate::weights::{weigh, WeightsBot};
 
 /// The engine's pattern tables start at k = 3; shorter lines are decided within a few plies, which
 /// the line-count search sees.
@@ -164,11 +164,12 @@ impl Bot for Blunderer {
         "level1"
     }
 
+    /// Stopped by the limits, chooses among the cells weighed so far.
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
         if self.rng.unit() >= MISTAKE_RATE {
             return WeightsBot::new(self.rng.next_u64()).choose(pos, limits);
         }
-        let weights = attack_weights(pos);
+        let (weights, _complete) = weigh(pos, limits);
         let top: Vec<_> = weights
             .iter()
             .take(MISTAKE_CHOICES)

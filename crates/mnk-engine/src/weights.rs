@@ -14,6 +14,14 @@
 //! line adds [`OWN_LINE_BONUS`], and taking the cell where the opponent would complete one adds
 //! [`BLOCK_BONUS`] (the original's 200 for a five could be outweighed by a cell with many
 //! attacks; a missed block loses the game at once).
+//!
+//! The map costs a few microseconds per cell, and the cells grow with the stones (some 25,000
+//! around 1,024 scattered stones), so it can be cut short: [`attack_weights_within`] reads the
+//! limits every [`CHECK_EVERY_CELLS`] cells. Cells are weighed around the newest stones first,
+//! so that a map cut short still covers where the game is being played; the bots then choose
+//! among the cells weighed so far.
+
+use std::collections::HashSet;
 
 use mnk_core::{Cell, Player, Position};
 
@@ -38,6 +46,8 @@ pub const OWN_LINE_BONUS: f64 = 10_000.0;
 pub const BLOCK_BONUS: f64 = 1_000.0;
 /// How far from the stones cells are weighed.
 const RADIUS: i32 = 2;
+/// Cells weighed between readings of the limits.
+pub const CHECK_EVERY_CELLS: usize = 32;
 
 /// One run of stones seen from the weighed cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -210,19 +220,64 @@ pub fn cell_weight(pos: &Position, cell: Cell) -> f64 {
 /// weight, heaviest first, ties by cell (row, then column). Empty when the game is over.
 #[must_use]
 pub fn attack_weights(pos: &Position) -> Vec<(Cell, f64)> {
-    if pos.is_over() {
-        return Vec::new();
+    attack_weights_within(pos, &Limits::none()).expect("no limits, no stopping")
+}
+
+/// The heat map of [`attack_weights`] within `limits`: the limits are read every
+/// [`CHECK_EVERY_CELLS`] cells, and once they say stop the answer is
+/// [`BotError::OutOfTime`] with the number of cells weighed.
+pub fn attack_weights_within(
+    pos: &Position,
+    limits: &Limits,
+) -> Result<Vec<(Cell, f64)>, BotError> {
+    let (weights, complete) = weigh(pos, limits);
+    if complete {
+        Ok(weights)
+    } else {
+        Err(BotError::OutOfTime {
+            nodes: weights.len() as u64,
+        })
     }
-    let mut weights: Vec<(Cell, f64)> = pos
-        .cells_near_stones(RADIUS)
-        .into_iter()
-        .map(|c| (c, cell_weight(pos, c)))
-        .collect();
+}
+
+/// The cells weighed before the limits stopped (all of them if they did not), sorted as
+/// [`attack_weights`] sorts them, and whether the map is complete. Always weighs at least one
+/// cell of an unfinished game, so a bot stopped at once still has a move.
+pub(crate) fn weigh(pos: &Position, limits: &Limits) -> (Vec<(Cell, f64)>, bool) {
+    if pos.is_over() {
+        return (Vec::new(), true);
+    }
+    let mut weights: Vec<(Cell, f64)> = Vec::new();
+    let mut complete = true;
+    if pos.ply() == 0 {
+        weights.extend(
+            pos.cells_near_stones(RADIUS)
+                .into_iter()
+                .map(|c| (c, cell_weight(pos, c))),
+        );
+    } else {
+        let mut seen = HashSet::new();
+        'stones: for &stone in pos.history().iter().rev() {
+            for dy in -RADIUS..=RADIUS {
+                for dx in -RADIUS..=RADIUS {
+                    let c = stone.offset(dx, dy, 1);
+                    if !pos.is_free(c) || !seen.insert(c) {
+                        continue;
+                    }
+                    weights.push((c, cell_weight(pos, c)));
+                    if weights.len() % CHECK_EVERY_CELLS == 0 && limits.should_stop() {
+                        complete = false;
+                        break 'stones;
+                    }
+                }
+            }
+        }
+    }
     weights.sort_by(|a, b| {
         b.1.total_cmp(&a.1)
             .then((a.0.y, a.0.x).cmp(&(b.0.y, b.0.x)))
     });
-    weights
+    (weights, complete)
 }
 
 /// The one-ply attack-weight bot: plays the heaviest cell, choosing at random among equals.
@@ -246,8 +301,9 @@ impl Bot for WeightsBot {
         "weights"
     }
 
-    fn choose(&mut self, pos: &Position, _limits: &Limits) -> Result<Choice, BotError> {
-        let weights = attack_weights(pos);
+    /// Plays the heaviest cell; stopped by the limits, the heaviest of the cells weighed so far.
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        let (weights, _complete) = weigh(pos, limits);
         let top = weights.first().ok_or(BotError::GameOver)?.1;
         let best: Vec<Cell> = weights
             .iter()

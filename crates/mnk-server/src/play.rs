@@ -13,7 +13,7 @@ use mnk_core::{Position, Rules};
 use mnk_engine::bots::{self, BotSpec, BOTS};
 use mnk_engine::level::{Level, LEVELS};
 use mnk_engine::solver::{self, SolveError};
-use mnk_engine::weights::attack_weights;
+use mnk_engine::weights::attack_weights_within;
 use mnk_engine::{BotError, Choice, Deadline, Limits, Value};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
@@ -247,9 +247,18 @@ async fn weights(
     let pos = request.position()?;
     let side = pos.to_move();
     let rules = *pos.rules();
+    let budget = app.max_think;
     let weights = app
         .pool
-        .run(client, move |_stop| Ok(attack_weights(&pos)))
+        .run(client, move |stop| {
+            // Cancelled like a search: when the client goes away, or at the thinking cap.
+            let limits = Limits {
+                deadline: Some(Deadline::from_now(budget)),
+                stop: Some(stop),
+                ..Limits::default()
+            };
+            Ok(attack_weights_within(&pos, &limits)?)
+        })
         .await?;
     let weights: Vec<Json> = weights
         .into_iter()

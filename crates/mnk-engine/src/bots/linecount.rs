@@ -5,10 +5,14 @@
 //! is worth 1 to the side to move, and one holding `n` stones of one player only is worth
 //! `10^(n+1)` to that player. A finished game scores as a win or loss, sooner wins higher. On the
 //! unbounded board only windows that hold a stone are counted (there are infinitely many empty ones).
+//!
+//! The work grows with the stones: around 1,024 scattered stones on the unbounded board there
+//! are some 25,000 candidate cells and half a million windows, so one evaluation takes
+//! milliseconds. The limits are therefore read by work done (windows evaluated, moves
+//! generated) as well as every few nodes, also while the windows are listed; stopped before any
+//! root move was searched, the bot answers its first candidate (for level 3, the heaviest cell).
 
-use std::collections::HashSet;
-
-use mnk_core::{Cell, Outcome, Position, DIRECTIONS};
+use mnk_core::{Cell, Outcome, Player, Position, DIRECTIONS};
 
 use crate::bot::{Bot, BotError, Choice};
 use crate::limits::Limits;
@@ -22,60 +26,92 @@ const WIN: i64 = 1 << 62;
 /// Bounded boards up to this many cells search every empty cell; larger ones only cells near stones.
 const ALL_CELLS_UP_TO: usize = 81;
 
-/// Nodes between checks of the deadline and stop flag.
+/// Nodes between checks of the node limit, the deadline and the stop flag.
 const CHECK_EVERY: u64 = 16;
+/// Work (windows evaluated or listed, cells generated) between readings of the deadline and
+/// stop flag, whatever the node count: well under a millisecond.
+const WORK_PER_CHECK: u64 = 5_000;
 
 /// Starting cells of the windows to evaluate: every window of a bounded board; on the unbounded
 /// board the windows through a stone or through a cell the root may play (computed once per
-/// search, so stones placed inside the search count only in those windows).
-fn windows(pos: &Position) -> Vec<(Cell, (i32, i32))> {
+/// search, so stones placed inside the search count only in those windows). `None` when the
+/// limits stopped the listing.
+fn windows(pos: &Position, limits: &Limits) -> Option<Vec<(Cell, (i32, i32))>> {
     let k = pos.rules().k() as i32;
     let fits = |c: Cell, (dx, dy): (i32, i32)| pos.rules().contains(c.offset(dx, dy, k - 1));
     if pos.rules().is_bounded() {
-        return pos
-            .rules()
-            .cells()
-            .flat_map(|c| DIRECTIONS.iter().map(move |&d| (c, d)))
-            .filter(|&(c, d)| fits(c, d))
-            .collect();
+        return Some(
+            pos.rules()
+                .cells()
+                .flat_map(|c| DIRECTIONS.iter().map(move |&d| (c, d)))
+                .filter(|&(c, d)| fits(c, d))
+                .collect(),
+        );
     }
-    let mut starts = HashSet::new();
+    // Windows as packed keys (half a million around 1,024 scattered stones): sorting integers
+    // is several times faster than sorting tuples or filling a hash set.
+    let mut keys = Vec::new();
     let cells = pos.stones().map(|(c, _)| c).chain(LineCountBot::moves(pos));
-    for stone in cells {
+    let cells_per_check = (WORK_PER_CHECK / (4 * k as u64)).max(1);
+    for (i, stone) in cells.enumerate() {
         for d in DIRECTIONS {
             for back in 0..k {
-                starts.insert((stone.offset(d.0, d.1, -back), d));
+                keys.push(window_key(stone.offset(d.0, d.1, -back), d));
             }
         }
+        if (i as u64 + 1) % cells_per_check == 0 && limits.should_stop() {
+            return None;
+        }
     }
-    let mut list: Vec<_> = starts.into_iter().collect();
-    list.sort_unstable_by_key(|&(c, d)| (c.y, c.x, d));
-    list
+    keys.sort_unstable();
+    keys.dedup();
+    Some(keys.into_iter().map(key_window).collect())
 }
 
-/// The original evaluation, from the point of view of the side to move.
-fn evaluate(pos: &Position, windows: &[(Cell, (i32, i32))]) -> i64 {
-    let me = pos.to_move();
-    let k = pos.rules().k() as i32;
-    let mut score: i64 = 0;
-    for &(start, (dx, dy)) in windows {
-        let (mut mine, mut theirs) = (0u32, 0u32);
-        for i in 0..k {
-            match pos.stone(start.offset(dx, dy, i)) {
-                Some(p) if p == me => mine += 1,
-                Some(_) => theirs += 1,
-                None => {}
-            }
+/// Shifts coordinates (within ±[`mnk_core::MAX_COORD`] plus a window) to non-negative 30-bit
+/// numbers.
+const KEY_BIAS: i64 = 1 << 29;
+/// The directions in the order of their tuples, so that keys sort as `(y, x, direction)`.
+const SORTED_DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, -1), (1, 0), (1, 1)];
+
+/// A window as one integer that sorts by row, column, then direction.
+fn window_key(start: Cell, d: (i32, i32)) -> u64 {
+    let rank = SORTED_DIRECTIONS
+        .iter()
+        .position(|&s| s == d)
+        .expect("one of the four directions") as u64;
+    let y = (i64::from(start.y) + KEY_BIAS) as u64;
+    let x = (i64::from(start.x) + KEY_BIAS) as u64;
+    y << 32 | x << 2 | rank
+}
+
+/// The window of a [`window_key`].
+fn key_window(key: u64) -> (Cell, (i32, i32)) {
+    let y = (key >> 32) as i64 - KEY_BIAS;
+    let x = ((key >> 2) & ((1 << 30) - 1)) as i64 - KEY_BIAS;
+    (
+        Cell::new(x as i32, y as i32),
+        SORTED_DIRECTIONS[(key & 3) as usize],
+    )
+}
+
+/// The original evaluation of one window, from the point of view of `me`.
+fn window_score(pos: &Position, me: Player, k: i32, (start, (dx, dy)): (Cell, (i32, i32))) -> i64 {
+    let (mut mine, mut theirs) = (0u32, 0u32);
+    for i in 0..k {
+        match pos.stone(start.offset(dx, dy, i)) {
+            Some(p) if p == me => mine += 1,
+            Some(_) => theirs += 1,
+            None => {}
         }
-        let worth = |n: u32| 10i64.saturating_pow((n + 1).min(18));
-        score = score.saturating_add(match (mine, theirs) {
-            (0, 0) => 1,
-            (n, 0) => worth(n),
-            (0, n) => -worth(n),
-            _ => 0,
-        });
     }
-    score
+    let worth = |n: u32| 10i64.saturating_pow((n + 1).min(18));
+    match (mine, theirs) {
+        (0, 0) => 1,
+        (n, 0) => worth(n),
+        (0, n) => -worth(n),
+        _ => 0,
+    }
 }
 
 /// The line-count alpha-beta player.
@@ -92,6 +128,9 @@ struct Search<'a> {
     /// The windows evaluated, fixed at the root so leaves do not recompute them.
     windows: &'a [(Cell, (i32, i32))],
     nodes: u64,
+    /// Windows evaluated and moves generated so far, and when to read the clock next.
+    work: u64,
+    next_check: u64,
     stopped: bool,
 }
 
@@ -127,10 +166,16 @@ impl LineCountBot {
 impl Search<'_> {
     /// Searches every root move `depth` plies deep: the best move and its score, and whether the
     /// search finished before the limits stopped it (if not, the best of the moves searched;
-    /// `i64::MIN` if none was).
-    fn root(&mut self, pos: &Position, moves: &[Cell], depth: u32) -> (Cell, i64, bool) {
+    /// `fallback` and `i64::MIN` if none was).
+    fn root(
+        &mut self,
+        pos: &Position,
+        moves: &[Cell],
+        fallback: Cell,
+        depth: u32,
+    ) -> (Cell, i64, bool) {
         let mut board = pos.clone();
-        let (mut best, mut best_score) = (moves[0], i64::MIN);
+        let (mut best, mut best_score) = (fallback, i64::MIN);
         let mut alpha = i64::MIN + 1;
         for &m in moves {
             board.play_unchecked(m);
@@ -155,7 +200,36 @@ impl Search<'_> {
         {
             self.stopped = true;
         }
+        self.stopped || self.worked(0)
+    }
+
+    /// Counts `units` of work, reading the deadline and stop flag whenever
+    /// [`WORK_PER_CHECK`] more have been done (the node count is left alone, so node-limited
+    /// searches stay reproducible); true once stopped.
+    fn worked(&mut self, units: u64) -> bool {
+        self.work += units;
+        if !self.stopped && self.work >= self.next_check {
+            self.next_check = self.work + WORK_PER_CHECK;
+            self.stopped = self.limits.should_stop();
+        }
         self.stopped
+    }
+
+    /// The original evaluation, from the point of view of the side to move (0 once stopped:
+    /// the caller throws it away).
+    fn evaluate(&mut self, pos: &Position) -> i64 {
+        let me = pos.to_move();
+        let k = pos.rules().k() as i32;
+        let mut score: i64 = 0;
+        for chunk in self.windows.chunks(WORK_PER_CHECK as usize) {
+            for &w in chunk {
+                score = score.saturating_add(window_score(pos, me, k, w));
+            }
+            if self.worked(chunk.len() as u64) {
+                return 0;
+            }
+        }
+        score
     }
 
     fn alpha_beta(
@@ -177,10 +251,14 @@ impl Search<'_> {
             return 0;
         }
         if depth == 0 {
-            return evaluate(pos, self.windows);
+            return self.evaluate(pos);
+        }
+        let moves = LineCountBot::moves(pos);
+        if self.worked(moves.len() as u64) {
+            return 0;
         }
         let mut best = i64::MIN + 1;
-        for m in LineCountBot::moves(pos) {
+        for m in moves {
             pos.play_unchecked(m);
             let score = -self.alpha_beta(pos, depth - 1, ply + 1, -beta, -alpha);
             pos.undo();
@@ -216,31 +294,51 @@ impl Bot for LineCountBot {
         if pos.is_over() {
             return Err(BotError::GameOver);
         }
-        let mut moves = match self.root_moves {
-            Some(n) => crate::weights::attack_weights(pos)
+        // Stopped while weighing, the heaviest of the cells weighed so far.
+        let mut moves: Vec<Cell> = match self.root_moves {
+            Some(n) => crate::weights::weigh(pos, limits)
+                .0
                 .into_iter()
                 .take(n)
                 .map(|(c, _)| c)
                 .collect(),
             None => LineCountBot::moves(pos),
         };
+        let heaviest = moves[0];
         // Shuffle so that equally good moves vary from game to game (reproducibly per seed).
         for i in (1..moves.len()).rev() {
             let j = self.rng.below(i + 1);
             moves.swap(i, j);
         }
-        let windows = windows(pos);
-        let mut search = Search {
-            limits,
-            windows: &windows,
-            nodes: 0,
-            stopped: false,
+        // Out of time before any search: the heaviest cell for level 3, else the first
+        // (shuffled) candidate.
+        let fallback = if self.root_moves.is_some() {
+            heaviest
+        } else {
+            moves[0]
         };
         // The caller's depth limit caps the bot's own depth.
         let depth = limits
             .max_depth
             .map_or(self.depth, |d| d.clamp(1, self.depth));
-        let (best, best_score, _complete) = search.root(pos, &moves, depth);
+        let windows = (!limits.should_stop())
+            .then(|| windows(pos, limits))
+            .flatten();
+        let Some(windows) = windows else {
+            return Ok(Choice {
+                depth,
+                ..Choice::just(fallback)
+            });
+        };
+        let mut search = Search {
+            limits,
+            windows: &windows,
+            nodes: 0,
+            work: 0,
+            next_check: WORK_PER_CHECK,
+            stopped: false,
+        };
+        let (best, best_score, _complete) = search.root(pos, &moves, fallback, depth);
         Ok(Choice {
             cell: best,
             // Stopped before the first move was searched: the move is a guess with no value.
@@ -249,5 +347,57 @@ impl Bot for LineCountBot {
             depth,
             nodes: search.nodes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use mnk_core::{Rules, MAX_COORD};
+
+    #[test]
+    fn window_keys_round_trip_and_sort_like_tuples() {
+        let m = MAX_COORD + 31;
+        let mut windows = Vec::new();
+        for (x, y) in [(0, 0), (-m, -m), (m, m), (-m, m), (3, -7), (-1, -1)] {
+            for d in DIRECTIONS {
+                windows.push((Cell::new(x, y), d));
+            }
+        }
+        for &w in &windows {
+            assert_eq!(key_window(window_key(w.0, w.1)), w);
+        }
+        let mut by_key = windows.clone();
+        by_key.sort_by_key(|&(c, d)| window_key(c, d));
+        windows.sort_by_key(|&(c, d)| (c.y, c.x, d));
+        assert_eq!(by_key, windows);
+    }
+
+    #[test]
+    fn the_unbounded_windows_are_those_through_stones_and_root_moves() {
+        let rules: Rules = "infx5".parse().unwrap();
+        let moves = ["0,0", "1,1", "7,-3", "2,0", "-40,12"].map(|c| c.parse::<Cell>().unwrap());
+        let pos = Position::from_moves(rules, &moves).unwrap();
+        // The plain way: a set of every window through a stone or a candidate cell.
+        let mut expected = BTreeSet::new();
+        for c in pos
+            .stones()
+            .map(|(c, _)| c)
+            .chain(LineCountBot::moves(&pos))
+        {
+            for d in DIRECTIONS {
+                for back in 0..5 {
+                    let start = c.offset(d.0, d.1, -back);
+                    expected.insert((start.y, start.x, d));
+                }
+            }
+        }
+        let expected: Vec<_> = expected
+            .into_iter()
+            .map(|(y, x, d)| (Cell::new(x, y), d))
+            .collect();
+        assert_eq!(windows(&pos, &Limits::none()), Some(expected));
     }
 }

@@ -136,6 +136,38 @@ impl Engine {
         info: &mut dyn FnMut(&SearchInfo),
         rank_all: bool,
     ) -> Result<(Analysis, Vec<(Cell, Value)>), BotError> {
+        let (analysis, ranked) = self.search(pos, limits, info, rank_all)?;
+        if pos.rules().is_bounded() || pos.ply() > 0 {
+            return Ok((analysis, ranked));
+        }
+        // On the empty board without borders every first move is the same move shifted: play
+        // it where the notation puts the first stone, at 0,0, with the line shifted alike.
+        let (dx, dy) = (-analysis.best.x, -analysis.best.y);
+        let shift = |c: Cell| Cell::new(c.x + dx, c.y + dy);
+        let pv: Vec<Cell> = analysis.pv.iter().map(|&c| shift(c)).collect();
+        let value = analysis.value;
+        let centred = Analysis {
+            best: shift(analysis.best),
+            pv,
+            ..analysis
+        };
+        let ranked = if ranked.is_empty() {
+            ranked
+        } else {
+            vec![(centred.best, value)]
+        };
+        Ok((centred, ranked))
+    }
+
+    /// The search itself: urgent moves outside the frame, root threat searches, then iterative
+    /// deepening.
+    fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+        rank_all: bool,
+    ) -> Result<(Analysis, Vec<(Cell, Value)>), BotError> {
         if pos.is_over() {
             return Err(BotError::GameOver);
         }
@@ -234,10 +266,11 @@ impl Engine {
         }
         let root_scores = s.root_scores();
         let board = &s.board;
-        let (best, score, pv, depth) = match last {
+        // Stopped inside the first iteration: the best root move it searched in full, else
+        // the best-ordered one.
+        let (best, score, pv, depth) = match last.or_else(|| s.unfinished_best()) {
             Some(it) => (it.pv[0], it.score, it.pv, it.depth),
             None => {
-                // Stopped inside the first iteration: the best-ordered move.
                 let first = root_scores[0].0;
                 (first, 0, vec![first], 0)
             }
@@ -263,33 +296,56 @@ impl Engine {
     }
 }
 
-/// When the unbounded frame leaves stones out: a win, or a block of the opponent's win, that
-/// lies outside it (checked on the position itself).
+/// When the unbounded frame leaves stones out: a win, or a block of the opponent's win, on a
+/// line through a stone outside the frame (the board cannot see those lines; it sees every
+/// other, and the search plays or blocks the fives it sees at once).
+///
+/// Only the lines through the stones outside the frame are walked, so the cost follows those
+/// stones and no cell is weighed twice: a handful of look-ups per stone.
 fn outside_frame_urgency(pos: &Position, board: &Board) -> Option<(Cell, Value)> {
-    if pos.stones().all(|(c, _)| board.index_of(c).is_some()) {
+    let me = pos.to_move();
+    if board.threat_count(me.index(), threat::Threat::Five) > 0 {
+        // A five the board sees: the search plays it before anything else.
         return None;
     }
-    let me = pos.to_move();
-    let wins = |c: Cell, p: mnk_core::Player| {
-        mnk_core::DIRECTIONS.iter().any(|&(dx, dy)| {
-            let mut run = 1;
-            for s in [1, -1] {
-                let mut t = c.offset(dx, dy, s);
-                while pos.stone(t) == Some(p) {
-                    run += 1;
-                    t = t.offset(dx, dy, s);
+    // Per side, the cell that completes a line through an outside stone (lowest row, then
+    // column, so the answer does not depend on the order of the stones).
+    let mut completes: [Option<Cell>; 2] = [None, None];
+    for (stone, p) in pos.stones().filter(|&(c, _)| board.index_of(c).is_none()) {
+        for (dx, dy) in mnk_core::DIRECTIONS {
+            // The run of p's stones through `stone`, and the empty cells at its two ends.
+            let mut ends = [stone, stone];
+            for (end, sign) in ends.iter_mut().zip([1, -1]) {
+                while pos.stone(*end) == Some(p) {
+                    *end = end.offset(dx, dy, sign);
                 }
             }
-            pos.rules().run_wins(run)
-        })
-    };
-    let near = pos.cells_near_stones(1);
-    if let Some(&c) = near.iter().find(|&&c| wins(c, me)) {
+            for end in ends {
+                if !pos.is_free(end) {
+                    continue;
+                }
+                // The run behind this end, the cell, and the run beyond it.
+                let mut run = 1;
+                for s in [1, -1] {
+                    let mut t = end.offset(dx, dy, s);
+                    while pos.stone(t) == Some(p) {
+                        run += 1;
+                        t = t.offset(dx, dy, s);
+                    }
+                }
+                if pos.rules().run_wins(run) {
+                    let slot = &mut completes[p.index()];
+                    if slot.is_none_or(|c| (end.y, end.x) < (c.y, c.x)) {
+                        *slot = Some(end);
+                    }
+                }
+            }
+        }
+    }
+    if let Some(c) = completes[me.index()] {
         return Some((c, Value::Win(1)));
     }
-    near.iter()
-        .find(|&&c| board.index_of(c).is_none() && wins(c, me.opponent()))
-        .map(|&c| (c, Value::Eval(0)))
+    completes[me.opponent().index()].map(|c| (c, Value::Eval(0)))
 }
 
 /// Up to `n` moves for the side to move with their values, best first (for hints and the
@@ -363,5 +419,121 @@ impl Bot for EngineBot {
             depth: a.depth,
             nodes: a.nodes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_move_without_borders_is_at_the_origin() {
+        for rules in ["infx3", "infx5", "infx4,exact"] {
+            let pos = Position::new(rules.parse().unwrap());
+            let a = Engine::new(1)
+                .analyse(&pos, &Limits::depth(3), &mut |_| {})
+                .unwrap();
+            assert_eq!(a.best, Cell::new(0, 0), "{rules}");
+            assert_eq!(a.pv[0], Cell::new(0, 0), "{rules}");
+            let top = Engine::new(1)
+                .top_moves(&pos, &Limits::depth(2), 5)
+                .unwrap();
+            assert_eq!(top[0].0, Cell::new(0, 0), "{rules}");
+        }
+    }
+
+    /// The position after `moves` on the board without borders (X first).
+    fn unbounded(rules: &str, moves: &[(i32, i32)]) -> Position {
+        let cells: Vec<Cell> = moves.iter().map(|&(x, y)| Cell::new(x, y)).collect();
+        Position::from_moves(rules.parse().unwrap(), &cells).unwrap()
+    }
+
+    /// The urgent move outside the frame, and the engine's move, at depth 2.
+    fn urgency_and_move(pos: &Position) -> (Option<(Cell, Value)>, Cell) {
+        let urgent = outside_frame_urgency(pos, &Board::from_position(pos));
+        let choice = EngineBot::new(1).choose(pos, &Limits::depth(2)).unwrap();
+        (urgent, choice.cell)
+    }
+
+    #[test]
+    fn a_four_left_out_of_the_frame_is_blocked() {
+        // X's four at the origin, blocked on the left; the game went on 1,000 cells away.
+        let pos = unbounded(
+            "infx5",
+            &[
+                (0, 0),
+                (-1, 0),
+                (1, 0),
+                (1000, 0),
+                (2, 0),
+                (1000, 10),
+                (3, 0),
+                (1000, 20),
+                (1000, 40),
+            ],
+        );
+        let four = Cell::new(4, 0);
+        assert_eq!(urgency_and_move(&pos), (Some((four, Value::Eval(0))), four));
+    }
+
+    #[test]
+    fn a_win_left_out_of_the_frame_comes_before_a_block() {
+        // Both sides have an open four far from the last move; X, to move, wins.
+        let pos = unbounded(
+            "infx5",
+            &[
+                (0, 0),
+                (0, 100),
+                (1, 0),
+                (1, 100),
+                (2, 0),
+                (2, 100),
+                (3, 0),
+                (3, 100),
+                (1000, 0),
+                (1000, 50),
+            ],
+        );
+        let win = Cell::new(-1, 0);
+        assert_eq!(urgency_and_move(&pos), (Some((win, Value::Win(1))), win));
+    }
+
+    #[test]
+    fn a_four_across_the_frame_edge_is_blocked_inside() {
+        // The frame spans x = -48..=47 around O's last move at (0, 5): O's four at x = 46..=49
+        // (stopped by X at 50) has two stones inside, two outside, and its last cell, 45,
+        // inside. The board sees only "O O | wall": the facade must block it.
+        let pos = unbounded(
+            "infx5",
+            &[
+                (50, 0),
+                (46, 0),
+                (-1000, 0),
+                (47, 0),
+                (-1000, 10),
+                (48, 0),
+                (-1000, 20),
+                (49, 0),
+                (-1000, 30),
+                (0, 5),
+            ],
+        );
+        let board = Board::from_position(&pos);
+        assert!(board.index_of(Cell::new(47, 0)).is_some());
+        assert!(board.index_of(Cell::new(48, 0)).is_none());
+        let block = Cell::new(45, 0);
+        assert_eq!(
+            urgency_and_move(&pos),
+            (Some((block, Value::Eval(0))), block)
+        );
+    }
+
+    #[test]
+    fn nothing_is_urgent_when_every_stone_is_in_the_frame() {
+        let pos = unbounded("infx5", &[(0, 0), (1, 1), (1, 0), (2, 2), (2, 0), (3, 3)]);
+        assert_eq!(
+            outside_frame_urgency(&pos, &Board::from_position(&pos)),
+            None
+        );
     }
 }

@@ -1,15 +1,18 @@
 //! Principal-variation search with iterative deepening.
 //!
 //! One search, from the root down:
-//! 1. **Root threats.** A five is played at once. Then a VCF for the mover, then a short VCT,
-//!    each within a slice of the budget; a win found there is played with its proof line.
+//! 1. **Root threats.** A five is played at once. Then a VCF for the mover, then a short VCT
+//!    (within a node budget of its own); a win found there is played with its proof line.
 //!    If the opponent, given a free move, would have a VCF, only the moves that leave them
-//!    without one (and our own fours) stay at the root.
+//!    without one (and our own fours) stay at the root. With a deadline, these threat
+//!    searches together get at most [`ROOT_THREAT_SHARE`] of the time left, so that on a
+//!    crowded board, where every threat-search node costs more, the tree search still runs.
 //! 2. **Iterative deepening** from depth 1, each iteration searched with an aspiration window
 //!    around the last score from depth [`ASPIRATION_DEPTH`] on, widened on failure. After each
 //!    iteration the caller hears the depth, value, line and nodes. The search stops at the
 //!    depth limit, when a win or loss is proven within the depth, or when the time is likely
-//!    too short for another iteration.
+//!    too short for another iteration. Stopped before the first iteration is complete, the
+//!    search answers the best root move searched so far (the best-ordered one if none was).
 //! 3. **Each node**: mate-distance pruning; immediate decisions from the threat counts (a five
 //!    to make, two fives to stop, an open four against no five); at the horizon, a quiescence
 //!    search of own fours and forced blocks; the transposition table; moves by threat class
@@ -18,8 +21,10 @@
 //!    quiet late moves reduced (LMR) or, near the horizon in non-PV nodes, skipped.
 //!
 //! Scores are evaluation units, or `MATE - n` for a win `n` plies from the root (`-(MATE - n)`
-//! for a loss). Nothing reads a clock except through [`Limits`], checked every 1024 nodes; the
-//! node limit is checked at every node, so a node- or depth-limited search is reproducible.
+//! for a loss). Nothing reads a clock except through [`Limits`], checked every
+//! [`CHECK_EVERY`] nodes and every few moves of the loops at the root that do not count nodes;
+//! the node limit is checked at every node, so a node- or depth-limited search is reproducible
+//! (the clock never decides anything without a deadline or a stop flag).
 
 use super::board::Board;
 use super::eval::evaluate;
@@ -59,6 +64,16 @@ const ROOT_VCT_THREATS: u32 = 5;
 const ROOT_VCT_NODES: u64 = 60_000;
 /// Fours in the check for the opponent's VCF at the root.
 const DEFENCE_VCF_FOURS: u32 = 12;
+/// With a deadline, the root threat searches end once they have used this share of the time
+/// left (the tree search gets the rest).
+pub const ROOT_THREAT_SHARE: f64 = 0.5;
+/// Nodes between readings of the clock and the stop flag (a power of two). A node costs under a
+/// microsecond on an open board but up to some 50 (its move list scanned and scored) among a
+/// thousand stones on the board without borders; this keeps the search within a few
+/// milliseconds of the deadline there, for a negligible cost here.
+pub const CHECK_EVERY: u64 = 128;
+/// Root moves between readings of the clock in the loops at the root that do not count nodes.
+const POLL_EVERY_MOVES: usize = 16;
 
 /// Whether a score is a proven win.
 #[must_use]
@@ -79,6 +94,10 @@ pub struct Control<'a> {
     stopped: bool,
     /// An extra node ceiling for a sub-search (root VCT), if any.
     ceiling: Option<u64>,
+    /// When the sub-search under way (the root threat searches) must end, on the deadline's
+    /// clock, and whether it has.
+    slice_end_ms: Option<u64>,
+    slice_over: bool,
 }
 
 impl<'a> Control<'a> {
@@ -90,6 +109,8 @@ impl<'a> Control<'a> {
             nodes: 0,
             stopped: false,
             ceiling: None,
+            slice_end_ms: None,
+            slice_over: false,
         }
     }
 
@@ -97,20 +118,48 @@ impl<'a> Control<'a> {
     #[inline]
     pub fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if !self.stopped
-            && (self.limits.nodes_exhausted(self.nodes)
-                || (self.nodes & 1023 == 0 && self.limits.should_stop()))
-        {
+        if !self.stopped && self.limits.nodes_exhausted(self.nodes) {
             self.stopped = true;
         }
-        self.stopped || self.ceiling.is_some_and(|c| self.nodes >= c)
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.poll();
+        }
+        self.stopped()
     }
 
-    /// Whether the search must stop (limits, or the sub-search ceiling).
+    /// Reads the clock and the stop flag now, counting no node (for loops that play no
+    /// moves, or too few to count); true when the search must stop.
+    pub fn poll(&mut self) -> bool {
+        if !self.stopped && self.limits.should_stop() {
+            self.stopped = true;
+        }
+        if let (Some(end), Some(deadline)) = (self.slice_end_ms, &self.limits.deadline) {
+            self.slice_over |= deadline.now_ms() >= end;
+        }
+        self.stopped()
+    }
+
+    /// Whether the search must stop (limits, or the sub-search's ceiling or time slice).
     #[inline]
     #[must_use]
     pub fn stopped(&self) -> bool {
-        self.stopped || self.ceiling.is_some_and(|c| self.nodes >= c)
+        self.stopped || self.slice_over || self.ceiling.is_some_and(|c| self.nodes >= c)
+    }
+
+    /// Starts a time slice of `share` of the time left, if there is a deadline.
+    fn start_slice(&mut self, share: f64) {
+        self.slice_end_ms = self
+            .limits
+            .deadline
+            .as_ref()
+            .map(|d| d.now_ms() + (d.remaining_ms() as f64 * share) as u64);
+        self.slice_over = false;
+    }
+
+    /// Ends the time slice.
+    fn end_slice(&mut self) {
+        self.slice_end_ms = None;
+        self.slice_over = false;
     }
 
     /// Nodes so far.
@@ -156,6 +205,9 @@ pub struct Searcher<'a> {
     buffers: Vec<Vec<usize>>,
     ordered: Vec<Vec<u64>>,
     root: Vec<RootMove>,
+    /// The score of the best root move searched in full by the last root search (its line is
+    /// `pv[0]`), if any was.
+    root_best: Option<i32>,
     /// Search every root move with a full window (for ranking moves).
     pub all_root_scores: bool,
     /// Nodes spent in the quiescence search (statistics).
@@ -184,6 +236,7 @@ impl<'a> Searcher<'a> {
             buffers: vec![Vec::new(); MAX_PLY + 2],
             ordered: vec![Vec::new(); MAX_PLY + 2],
             root: Vec::new(),
+            root_best: None,
             all_root_scores: false,
             qnodes: 0,
             mnodes: 0,
@@ -193,36 +246,20 @@ impl<'a> Searcher<'a> {
     /// Step 1: decisions at the root before any tree search. Returns a proven result, or
     /// prepares the root move list and returns `None`.
     pub fn root_threats(&mut self) -> Option<Iteration> {
-        let me = self.board.side();
-        let op = 1 - me;
         let mut moves = Vec::new();
         let phase = generate(&self.board, &mut moves);
         if phase == Phase::Win {
             return Some(self.proven(1, MATE - 1, vec![moves[0]]));
         }
-        if phase != Phase::Block {
-            if let Some(line) = vcf(&mut self.board, &mut self.ctl, self.cache, ROOT_VCF_FOURS) {
-                let n = line.len() as u32;
-                return Some(self.proven(n, MATE - n as i32, line));
-            }
-            if !self.ctl.stopped() {
-                let budget = self
-                    .ctl
-                    .limits
-                    .max_nodes
-                    .map_or(ROOT_VCT_NODES, |m| (m / 10).min(ROOT_VCT_NODES));
-                self.ctl.ceiling = Some(self.ctl.nodes + budget);
-                let found = vct(&mut self.board, &mut self.ctl, self.cache, ROOT_VCT_THREATS);
-                self.ctl.ceiling = None;
-                if let Some((_, plies, line)) = found {
-                    return Some(self.proven(plies, MATE - plies as i32, line));
-                }
-            }
-            if phase != Phase::Defend && !self.ctl.stopped() {
-                moves = self.vcf_defences(moves);
+        // Out of time already (a zero budget): no threat search, the best-ordered move.
+        if phase != Phase::Block && !self.ctl.poll() {
+            self.ctl.start_slice(ROOT_THREAT_SHARE);
+            let proof = self.threat_searches(phase, &mut moves);
+            self.ctl.end_slice();
+            if proof.is_some() {
+                return proof;
             }
         }
-        let _ = (me, op);
         self.root = moves
             .into_iter()
             .map(|idx| RootMove {
@@ -249,6 +286,32 @@ impl<'a> Searcher<'a> {
         None
     }
 
+    /// The VCF, the VCT and the check for the opponent's VCF of step 1, within the time slice:
+    /// a proven win, or `None` with `moves` narrowed to the defences.
+    fn threat_searches(&mut self, phase: Phase, moves: &mut Vec<usize>) -> Option<Iteration> {
+        if let Some(line) = vcf(&mut self.board, &mut self.ctl, self.cache, ROOT_VCF_FOURS) {
+            let n = line.len() as u32;
+            return Some(self.proven(n, MATE - n as i32, line));
+        }
+        if !self.ctl.stopped() {
+            let budget = self
+                .ctl
+                .limits
+                .max_nodes
+                .map_or(ROOT_VCT_NODES, |m| (m / 10).min(ROOT_VCT_NODES));
+            self.ctl.ceiling = Some(self.ctl.nodes + budget);
+            let found = vct(&mut self.board, &mut self.ctl, self.cache, ROOT_VCT_THREATS);
+            self.ctl.ceiling = None;
+            if let Some((_, plies, line)) = found {
+                return Some(self.proven(plies, MATE - plies as i32, line));
+            }
+        }
+        if phase != Phase::Defend && !self.ctl.stopped() {
+            *moves = self.vcf_defences(std::mem::take(moves));
+        }
+        None
+    }
+
     fn proven(&self, depth: u32, score: i32, pv: Vec<usize>) -> Iteration {
         Iteration {
             depth,
@@ -260,7 +323,7 @@ impl<'a> Searcher<'a> {
 
     /// If the opponent would have a VCF after a pass, keeps only the moves after which they
     /// have none, plus our own fours (which the tree search judges). Unchanged when nothing
-    /// defends.
+    /// defends. Stopped part-way, keeps the moves not yet checked as well.
     fn vcf_defences(&mut self, moves: Vec<usize>) -> Vec<usize> {
         let me = self.board.side();
         self.board.pass();
@@ -275,10 +338,15 @@ impl<'a> Searcher<'a> {
             return moves;
         }
         let mut kept = Vec::new();
-        for &m in &moves {
+        for (i, &m) in moves.iter().enumerate() {
             if self.board.threat(m, me) >= Threat::Block4 {
                 kept.push(m);
                 continue;
+            }
+            // A move whose VCF check ends at once counts no node: read the clock here too.
+            if (i + 1) % POLL_EVERY_MOVES == 0 && self.ctl.poll() {
+                kept.extend_from_slice(&moves[i..]);
+                break;
             }
             self.board.play(m);
             let refuted = vcf(
@@ -289,7 +357,8 @@ impl<'a> Searcher<'a> {
             );
             self.board.undo();
             if self.ctl.stopped() {
-                return moves;
+                kept.extend_from_slice(&moves[i..]);
+                break;
             }
             if refuted.is_none() {
                 kept.push(m);
@@ -316,6 +385,19 @@ impl<'a> Searcher<'a> {
             .iter()
             .map(|r| (r.idx, r.score, r.exact))
             .collect()
+    }
+
+    /// What the last root search learned before the limits stopped it: its best move searched
+    /// in full, with the move's score and line (`depth` 0: no iteration was completed).
+    #[must_use]
+    pub fn unfinished_best(&self) -> Option<Iteration> {
+        let score = self.root_best?;
+        Some(Iteration {
+            depth: 0,
+            score,
+            pv: self.pv[0].clone(),
+            nodes: self.ctl.nodes,
+        })
     }
 
     /// Step 2: one iteration at `depth` with an aspiration window around `previous`. `None`
@@ -357,6 +439,7 @@ impl<'a> Searcher<'a> {
     fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let mut best = -INFINITY;
         self.pv[0].clear();
+        self.root_best = None;
         for i in 0..self.root.len() {
             let m = self.root[i].idx;
             self.board.play(m);
@@ -382,6 +465,7 @@ impl<'a> Searcher<'a> {
             self.root[i].exact = self.all_root_scores || (score > alpha && score < beta);
             if score > best {
                 best = score;
+                self.root_best = Some(score);
                 let mut line = vec![m];
                 line.extend_from_slice(&self.pv[1]);
                 self.pv[0] = line;
