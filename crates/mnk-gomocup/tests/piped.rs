@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::transcript::{compare, parse};
+use common::transcript::{compare, files, parse};
 use common::{is_message, split};
 
 /// How long the brain may take from receiving its input to exiting. Every search in these
@@ -75,19 +75,7 @@ fn check(path: &Path) {
 
 #[test]
 fn every_piped_session() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/piped");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    assert!(
-        files.len() >= 6,
-        "piped sessions missing in {}",
-        dir.display()
-    );
-    for f in &files {
+    for f in &files("piped", 6) {
         check(f);
     }
 }

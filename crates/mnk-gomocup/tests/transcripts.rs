@@ -11,7 +11,7 @@ use std::io::{Cursor, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use common::transcript::{compare, parse};
+use common::transcript::{compare, files, parse};
 use common::{is_message, maker, run_sync, split, well_formed};
 
 #[derive(Clone, Default)]
@@ -64,19 +64,7 @@ fn check(path: &Path) {
 
 #[test]
 fn every_transcript() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    assert!(
-        files.len() >= 10,
-        "transcripts missing in {}",
-        dir.display()
-    );
-    for f in &files {
+    for f in &files("transcripts", 10) {
         check(f);
     }
 }

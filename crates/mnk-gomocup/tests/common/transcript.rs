@@ -108,3 +108,23 @@ pub fn compare(name: &str, how: &str, expected: &[String], actual: &[String]) {
         panic!("{report}");
     }
 }
+
+/// The transcript files (`*.txt`) of the test folder `folder`, sorted, asserting there are at
+/// least `at_least` of them.
+pub fn files(folder: &str, at_least: usize) -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(folder);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= at_least,
+        "transcripts missing in {}",
+        dir.display()
+    );
+    files
+}
