@@ -118,13 +118,23 @@ pub fn count(args: &CountArgs) -> Result<(), String> {
     let rules = args.board.rules()?;
     let start = Instant::now();
     let counts = count_tree(&rules).map_err(|e| e.to_string())?;
-    println!("{rules}");
-    println!("{counts}");
-    println!(
-        "time                      {:.2} s",
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
+    let seconds = start.elapsed().as_secs_f64();
+    emit(&format!(
+        "{rules}\n{counts}\ntime                      {seconds:.2} s\n"
+    ))
+}
+
+/// Writes a command's report to standard output. A reader that stops early (`| head`) closes
+/// the pipe: that ends the report quietly, it is not an error.
+fn emit(report: &str) -> Result<(), String> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the report: {e}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Who the value favours, in words that do not depend on whose turn it is.
@@ -168,23 +178,25 @@ pub fn solve(args: &SolveArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     let mover = pos.to_move();
-    println!("{rules} after [{record}], {mover} to move");
-    println!("value: {}", describe(analysis.value, mover, rules.first()));
+    let mut report = format!(
+        "{rules} after [{record}], {mover} to move\nvalue: {}\n",
+        describe(analysis.value, mover, rules.first())
+    );
     if let Some(best) = analysis.best {
-        println!("best move: {best}");
+        report += &format!("best move: {best}\n");
     }
     if args.all {
-        println!("moves ({mover} playing):");
+        report += &format!("moves ({mover} playing):\n");
         for (cell, value) in &analysis.moves {
-            println!("  {cell:>4}  {value}");
+            report += &format!("  {cell:>4}  {value}\n");
         }
     }
-    println!(
-        "nodes: {}  time: {seconds:.3} s  ({:.0} nodes/s)",
+    report += &format!(
+        "nodes: {}  time: {seconds:.3} s  ({:.0} nodes/s)\n",
         analysis.nodes,
         analysis.nodes as f64 / seconds.max(1e-9)
     );
-    Ok(())
+    emit(&report)
 }
 
 #[cfg(test)]

@@ -199,3 +199,19 @@ fn gomocup_answers_before_end() {
     assert!(lines[0].starts_with("name=\"mnk\""), "{lines:?}");
     assert_eq!(lines[1], "OK");
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // `mnk solve 5 5 4 --all | head -1`: the pipe is closed before the report is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
+        .args(["solve", "5", "5", "4", "--all"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
