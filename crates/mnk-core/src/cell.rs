@@ -47,7 +47,8 @@ impl Cell {
     /// Whether both coordinates lie within ±[`MAX_COORD`].
     #[must_use]
     pub const fn in_range(self) -> bool {
-        self.x.abs() <= MAX_COORD && self.y.abs() <= MAX_COORD
+        // `unsigned_abs`: `abs` of i32::MIN overflows.
+        self.x.unsigned_abs() <= MAX_COORD as u32 && self.y.unsigned_abs() <= MAX_COORD as u32
     }
 }
 
@@ -107,7 +108,7 @@ pub fn parse_column(letters: &str) -> Option<u32> {
 impl fmt::Display for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.x >= 0 && self.y >= 0 {
-            write!(f, "{}{}", column_name(self.x as u32), self.y + 1)
+            write!(f, "{}{}", column_name(self.x as u32), i64::from(self.y) + 1)
         } else {
             write!(f, "{},{}", self.x, self.y)
         }

@@ -161,10 +161,12 @@ fn parse_origin(text: &str) -> Result<Cell, DiagramError> {
         .trim()
         .split_once(',')
         .ok_or_else(bad)?;
-    Ok(Cell::new(
+    let origin = Cell::new(
         x.trim().parse().map_err(|_| bad())?,
         y.trim().parse().map_err(|_| bad())?,
-    ))
+    );
+    // Within the coordinate limit, so that cells counted from it cannot overflow.
+    origin.in_range().then_some(origin).ok_or_else(bad)
 }
 
 impl Position {
@@ -232,7 +234,10 @@ impl Position {
         Position::from_stones(rules, stones)
     }
 
-    /// Builds a position from each player's stones (indexed by [`Player::index`]).
+    /// Builds a position from each player's stones (indexed by [`Player::index`]). The history
+    /// is a placement order (the players' stones alternating), not a game: under exactly-k rules
+    /// it may pass through a position that a line of exactly k would have ended (the overline
+    /// that undoes it comes later), so replaying it move by move can stop early.
     fn from_stones(rules: Rules, mut stones: [Vec<Cell>; 2]) -> Result<Position, DiagramError> {
         let first = rules.first();
         let (nf, ns) = (
