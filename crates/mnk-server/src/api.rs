@@ -67,7 +67,7 @@ pub fn app(config: &ServerConfig) -> (Router, Arc<EnginePool>) {
         .layer(middleware::from_fn(request_limits))
         .layer(CatchPanicLayer::custom(
             |panic: Box<dyn std::any::Any + Send>| {
-                ApiError::Internal(format!(
+                ApiError::Panicked(format!(
                     "the server failed on this request ({}); please report it",
                     panic_message(panic.as_ref())
                 ))

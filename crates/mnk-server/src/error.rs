@@ -87,6 +87,9 @@ pub enum ApiError {
     },
     /// A bug on our side (a panic in engine work): logged, never caused by valid input.
     Internal(String),
+    /// A panic in the server or the engine, caught: answered like [`ApiError::Internal`], but
+    /// logged by the panic hook ([`crate::log::log_panics_in_one_line`]), not here.
+    Panicked(String),
 }
 
 impl ApiError {
@@ -112,7 +115,7 @@ impl ApiError {
             ApiError::Busy { .. } => "busy",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
-            ApiError::Internal(_) => "internal",
+            ApiError::Internal(_) | ApiError::Panicked(_) => "internal",
         }
     }
 
@@ -139,7 +142,7 @@ impl ApiError {
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Internal(_) | ApiError::Panicked(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -172,7 +175,8 @@ impl ApiError {
             | ApiError::OutOfTime(m)
             | ApiError::NotFound(m)
             | ApiError::MethodNotAllowed { message: m, .. }
-            | ApiError::Internal(m) => m.clone(),
+            | ApiError::Internal(m)
+            | ApiError::Panicked(m) => m.clone(),
             ApiError::BadCell { message, .. }
             | ApiError::IllegalMove { message, .. }
             | ApiError::GameOver { message, .. } => message.clone(),
@@ -266,10 +270,7 @@ impl IntoResponse for ApiError {
         static INTERNAL: Throttled = Throttled::new(Duration::from_secs(10));
         let status = self.status();
         if let ApiError::Internal(message) = &self {
-            // Panics were logged by the panic hook already; other bugs are logged here.
-            if !message.contains("please report it") {
-                INTERNAL.error(|| format!("internal: {message}"));
-            }
+            INTERNAL.error(|| format!("internal: {message}"));
         }
         let mut response = (
             status,

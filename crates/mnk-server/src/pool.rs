@@ -71,7 +71,7 @@ impl EnginePool {
     ///
     /// Refused with [`ApiError::RateLimited`] when the client is over its quota, with
     /// [`ApiError::Busy`] when no slot frees up within the queueing limit; a panic in the job
-    /// becomes [`ApiError::Internal`].
+    /// becomes [`ApiError::Panicked`].
     pub async fn run<R, F>(&self, client: Client, job: F) -> Result<R, ApiError>
     where
         F: FnOnce(Arc<AtomicBool>) -> Result<R, ApiError> + Send + 'static,
@@ -100,16 +100,15 @@ impl EnginePool {
         let handle = tokio::task::spawn_blocking(move || {
             let _slots = (permit, share);
             catch_unwind(AssertUnwindSafe(|| job(stop))).unwrap_or_else(|panic| {
-                Err(ApiError::Internal(format!(
+                Err(ApiError::Panicked(format!(
                     "the engine failed on this request ({}); please report it",
                     panic_message(panic.as_ref())
                 )))
             })
         });
-        handle.await.unwrap_or_else(|e| {
-            tracing::error!("engine task failed: {e}");
-            Err(ApiError::Internal("the engine task failed".into()))
-        })
+        handle
+            .await
+            .unwrap_or_else(|e| Err(ApiError::Internal(format!("the engine task failed: {e}"))))
     }
 
     /// Raises the stop flag of every job, running or to come: searches answer with their best
@@ -238,7 +237,7 @@ mod tests {
         let pool = EnginePool::new(1, Duration::from_millis(100), ClientQuota::default());
         let result: Result<(), ApiError> = pool.run(Client(None), |_| panic!("boom")).await;
         match result {
-            Err(ApiError::Internal(message)) => assert!(message.contains("boom"), "{message}"),
+            Err(ApiError::Panicked(message)) => assert!(message.contains("boom"), "{message}"),
             other => panic!("expected an internal error, got {other:?}"),
         }
         assert_eq!(pool.free_slots(), 1);
