@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -19,7 +19,7 @@ use tower_http::trace::TraceLayer;
 use crate::body::{ApiJson, MAX_BODY_BYTES};
 use crate::error::ApiError;
 use crate::game::{state_json, GameRequest};
-use crate::head::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
+use crate::head::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
 use crate::pool::{panic_message, EnginePool};
 use crate::{assets, ServerConfig};
 
@@ -80,54 +80,50 @@ pub fn app(config: &ServerConfig) -> (Router, Arc<EnginePool>) {
     (router, pool)
 }
 
-/// What the page may load and who may frame it: only its own scripts, styles and API, never in
-/// a frame; no MIME sniffing; no referrer sent to other sites.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
-img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
-frame-ancestors 'none'";
-
 /// Adds the security headers to every response.
 async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    for (name, value) in [
-        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::REFERRER_POLICY, "no-referrer"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-    ] {
-        headers.insert(name, HeaderValue::from_static(value));
+    for (name, value) in head::SECURITY_HEADERS {
+        headers.insert(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
     }
     response
 }
 
 /// Refuses a request whose target or head is over the limits of [`crate::head`] (the first
-/// request of a connection is checked there already; this catches the later ones).
+/// request of a connection is checked there already; this catches the later ones), and closes
+/// the connection as a refusal there does.
 async fn request_limits(request: Request, next: Next) -> Response {
+    match over_limits(&request) {
+        None => next.run(request).await,
+        Some(refusal) => {
+            let mut response = refusal.into_response();
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response
+        }
+    }
+}
+
+/// The refusal a request's head earns, if it is over the limits.
+fn over_limits(request: &Request) -> Option<ApiError> {
     let target = request
         .uri()
         .path_and_query()
         .map_or(0, |p| p.as_str().len());
     if target > MAX_URI_BYTES {
-        return ApiError::UriTooLong(format!(
-            "the request target is longer than {} KiB",
-            MAX_URI_BYTES / 1024
-        ))
-        .into_response();
+        return Some(head::uri_too_long());
     }
     let headers = request.headers();
     let head: usize = headers
         .iter()
         .map(|(name, value)| name.as_str().len() + value.len() + 4)
         .sum();
-    if head + target > MAX_HEAD_BYTES || headers.len() > MAX_HEADERS {
-        return ApiError::HeadersTooLarge(format!(
-            "the request head is over {} KiB or {MAX_HEADERS} header fields",
-            MAX_HEAD_BYTES / 1024
-        ))
-        .into_response();
-    }
-    next.run(request).await
+    (head + target > MAX_HEAD_BYTES || headers.len() > MAX_HEADERS).then(head::head_too_large)
 }
 
 /// `GET /api/health`.

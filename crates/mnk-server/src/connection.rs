@@ -33,6 +33,7 @@ use tower::ServiceExt;
 use crate::head::{read_first_head, FirstHead};
 use crate::log::Throttled;
 use crate::pool::EnginePool;
+use crate::refusals::JsonRefusals;
 
 /// The address a request came from (set on every request of a connection, for per-client limits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +157,10 @@ async fn serve_connection(
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
         .max_buf_size(MAX_BUF_BYTES);
-    let connection = http.serve_connection(TokioIo::new(io), TowerToHyperService::new(service));
+    let connection = http.serve_connection(
+        TokioIo::new(JsonRefusals::new(io)),
+        TowerToHyperService::new(service),
+    );
     // Errors here are the client's (reset, timeout, garbage after the first request): nothing
     // to report.
     let _ = watcher.watch(connection).await;

@@ -5,7 +5,8 @@
 //! itself uses), lets those refusals be the API's JSON errors with stable codes; a head that
 //! parses is handed to hyper untouched, replayed in front of the rest of the stream. Requests
 //! after the first on a kept-alive connection are checked by [`crate::api`]'s middleware (URI and
-//! head size) and, past hyper's buffer, by hyper.
+//! head size) and, where they do not parse, by hyper, whose bare answers
+//! [`crate::refusals`] rewrites into the same JSON errors.
 
 use std::io;
 use std::pin::Pin;
@@ -23,6 +24,20 @@ pub const MAX_HEAD_BYTES: usize = 32 * 1024;
 pub const MAX_URI_BYTES: usize = 16 * 1024;
 /// The most header fields a request may have.
 pub const MAX_HEADERS: usize = 64;
+
+/// The headers every response carries, the server's own refusals on the wire included. What the
+/// page may load and who may frame it: only its own scripts, styles and API, never in a frame;
+/// no MIME sniffing; no referrer sent to other sites.
+pub const SECURITY_HEADERS: [(&str, &str); 4] = [
+    (
+        "content-security-policy",
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+    ("x-frame-options", "DENY"),
+];
 
 /// What became of a connection's first request head.
 #[derive(Debug)]
@@ -101,38 +116,57 @@ fn check(read: &[u8]) -> Check {
     let target_len = request.path.map_or(0, str::len);
     let line_len = read.iter().position(|&b| b == b'\n').unwrap_or(read.len());
     if target_len > MAX_URI_BYTES || (request.path.is_none() && line_len > MAX_URI_BYTES + 64) {
-        return Check::Refused(ApiError::UriTooLong(format!(
-            "the request target is longer than {} KiB",
-            MAX_URI_BYTES / 1024
-        )));
+        return Check::Refused(uri_too_long());
     }
     match parsed {
         Ok(httparse::Status::Complete(len)) if len <= MAX_HEAD_BYTES => Check::Complete,
         Ok(httparse::Status::Partial) if read.len() <= MAX_HEAD_BYTES => Check::Partial,
-        Ok(_) | Err(httparse::Error::TooManyHeaders) => {
-            Check::Refused(ApiError::HeadersTooLarge(format!(
-                "the request head is over {} KiB or {MAX_HEADERS} header fields",
-                MAX_HEAD_BYTES / 1024
-            )))
-        }
-        Err(e) => Check::Refused(ApiError::BadRequest(format!(
-            "this is not an HTTP/1 request: {e}"
-        ))),
+        Ok(_) | Err(httparse::Error::TooManyHeaders) => Check::Refused(head_too_large()),
+        Err(e) => Check::Refused(not_http(&e.to_string())),
     }
 }
 
-/// Writes `refusal` as a whole HTTP response that closes the connection.
-async fn answer(stream: &mut TcpStream, refusal: &ApiError) -> io::Result<()> {
+/// The refusal of a request target over [`MAX_URI_BYTES`].
+pub fn uri_too_long() -> ApiError {
+    ApiError::UriTooLong(format!(
+        "the request target is longer than {} KiB",
+        MAX_URI_BYTES / 1024
+    ))
+}
+
+/// The refusal of a request head over [`MAX_HEAD_BYTES`] or [`MAX_HEADERS`].
+pub fn head_too_large() -> ApiError {
+    ApiError::HeadersTooLarge(format!(
+        "the request head is over {} KiB or {MAX_HEADERS} header fields",
+        MAX_HEAD_BYTES / 1024
+    ))
+}
+
+/// The refusal of bytes that are not an HTTP/1 request head; `detail` says what is wrong.
+pub fn not_http(detail: &str) -> ApiError {
+    ApiError::BadRequest(format!("this is not an HTTP/1 request: {detail}"))
+}
+
+/// `refusal` as the bytes of a whole HTTP response that closes the connection.
+pub fn closing_response(refusal: &ApiError) -> Vec<u8> {
     let body = refusal.body();
     let status = refusal.status();
-    let head = format!(
-        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\ncache-control: no-store\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\r\n",
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\ncache-control: no-store\r\nconnection: close\r\n",
         status.as_u16(),
         status.canonical_reason().unwrap_or(""),
         body.len()
     );
-    stream.write_all(head.as_bytes()).await?;
-    stream.write_all(body.as_bytes()).await?;
+    for (name, value) in SECURITY_HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    [head.as_bytes(), body.as_bytes()].concat()
+}
+
+/// Writes `refusal` as a whole HTTP response that closes the connection.
+async fn answer(stream: &mut TcpStream, refusal: &ApiError) -> io::Result<()> {
+    stream.write_all(&closing_response(refusal)).await?;
     stream.shutdown().await
 }
 

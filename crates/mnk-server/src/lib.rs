@@ -24,6 +24,7 @@ pub mod head;
 pub mod log;
 pub mod play;
 pub mod pool;
+pub mod refusals;
 
 use std::future::Future;
 use std::net::{Ipv4Addr, SocketAddr};

@@ -5,7 +5,7 @@
 mod common;
 
 use common::wire::{connect, exchange, http, Server};
-use mnk_server::head::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
+use mnk_server::head::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES, SECURITY_HEADERS};
 
 async fn raw(server: &Server, bytes: &[u8]) -> common::wire::Response {
     exchange(&mut connect(server.addr).await, bytes).await
@@ -70,16 +70,82 @@ async fn malformed_and_oversized_requests_get_json_errors() {
             Some("application/json"),
             "{what}"
         );
+        for (name, _) in SECURITY_HEADERS {
+            assert!(reply.header(name).is_some(), "{what}: no {name}");
+        }
     }
-    // The same limits hold for a second request on a kept-alive connection.
-    let mut stream = connect(server.addr).await;
-    let first = "GET /api/health HTTP/1.1\r\nHost: mnk\r\n\r\n";
-    let second = format!(
-        "GET /{} HTTP/1.1\r\nHost: mnk\r\nConnection: close\r\n\r\n",
-        "a".repeat(MAX_URI_BYTES)
+    server.stop().await;
+}
+
+/// The same refusals for a request that follows a good one on a kept-alive connection: hyper
+/// parses those heads, and its own bare answers are rewritten on their way out. Each refusal
+/// closes the connection (the exchange reads until the server closes).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn later_requests_on_a_kept_alive_connection_get_the_same_json_errors() {
+    let server = Server::start(common::config()).await;
+    let beyond_hypers_buffer = format!(
+        "GET / HTTP/1.1\r\nHost: mnk\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(300 * 1024)
     );
-    let reply = exchange(&mut stream, format!("{first}{second}").as_bytes()).await;
-    assert!(reply.body.contains("uri_too_long"), "{reply:?}");
+    let cases: Vec<(&str, String, u16, &str)> = vec![
+        ("a NUL line", "\0\0\0\0\r\n\r\n".into(), 400, "bad_request"),
+        (
+            "a header without a colon",
+            "GET / HTTP/1.1\r\nHost mnk\r\n\r\n".into(),
+            400,
+            "bad_request",
+        ),
+        (
+            "a long target",
+            format!(
+                "GET /{} HTTP/1.1\r\nHost: mnk\r\n\r\n",
+                "a".repeat(MAX_URI_BYTES)
+            ),
+            414,
+            "uri_too_long",
+        ),
+        (
+            "a huge header",
+            format!(
+                "GET / HTTP/1.1\r\nHost: mnk\r\nX-Big: {}\r\n\r\n",
+                "b".repeat(MAX_HEAD_BYTES)
+            ),
+            431,
+            "headers_too_large",
+        ),
+        (
+            "a head beyond hyper's buffer",
+            beyond_hypers_buffer,
+            431,
+            "headers_too_large",
+        ),
+    ];
+    for (what, second, status, code) in cases {
+        let mut stream = connect(server.addr).await;
+        let first = "GET /api/health HTTP/1.1\r\nHost: mnk\r\n\r\n";
+        let raw = exchange(&mut stream, format!("{first}{second}").as_bytes()).await;
+        let whole = format!("{}\r\n\r\n{}", raw.head, raw.body).to_ascii_lowercase();
+        let last = whole
+            .rfind("http/1.1 ")
+            .map(|at| &whole[at..])
+            .unwrap_or_else(|| panic!("{what}: no second response in {whole:?}"));
+        assert!(whole.starts_with("http/1.1 200"), "{what}: {whole:?}");
+        assert!(
+            last.starts_with(&format!("http/1.1 {status} ")),
+            "{what}: {last:?}"
+        );
+        assert!(
+            last.contains("content-type: application/json"),
+            "{what}: {last:?}"
+        );
+        assert!(
+            last.contains(&format!("\"code\":\"{code}\"")),
+            "{what}: {last:?}"
+        );
+        for (name, _) in SECURITY_HEADERS {
+            assert!(last.contains(&format!("\r\n{name}: ")), "{what}: no {name}");
+        }
+    }
     server.stop().await;
 }
 
