@@ -2,7 +2,6 @@
 //! (tracing, gzip, body limit, panic catching, JSON for every error axum would answer in text).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
@@ -20,19 +19,10 @@ use crate::body::{ApiJson, MAX_BODY_BYTES};
 use crate::error::ApiError;
 use crate::game::{state_json, GameRequest};
 use crate::head::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
-use crate::pool::{panic_message, EnginePool};
+use crate::log::panic_message;
+use crate::play::AppState;
+use crate::pool::EnginePool;
 use crate::{assets, ServerConfig};
-
-/// What every handler shares: the engine pool and the think-time settings.
-#[derive(Clone, Debug)]
-pub struct AppState {
-    /// Where engine work runs.
-    pub pool: Arc<EnginePool>,
-    /// The cap on `time_ms`.
-    pub max_think: Duration,
-    /// The think time when a request gives none.
-    pub default_think: Duration,
-}
 
 /// The whole app as an axum router (no listener: tests drive it with `oneshot`).
 pub fn router(config: &ServerConfig) -> Router {

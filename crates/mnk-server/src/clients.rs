@@ -18,8 +18,11 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::connection::ClientAddr;
 use crate::error::ApiError;
+
+/// The address a request came from (set on every request of a connection, for per-client limits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientAddr(pub SocketAddr);
 
 /// Per-client limits on engine work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

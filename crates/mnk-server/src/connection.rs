@@ -30,14 +30,11 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 use tower::ServiceExt;
 
+use crate::clients::ClientAddr;
 use crate::head::{read_first_head, FirstHead};
 use crate::log::Throttled;
 use crate::pool::EnginePool;
 use crate::refusals::JsonRefusals;
-
-/// The address a request came from (set on every request of a connection, for per-client limits).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClientAddr(pub SocketAddr);
 
 /// Limits on connections.
 #[derive(Clone, Debug)]

@@ -1,6 +1,7 @@
 //! Logging that an attacker cannot turn into a flood: repeated warnings and errors are written at
 //! most once per interval, with the number of those left out, and panics are logged in one line.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -65,9 +66,18 @@ pub fn log_panics_in_one_line() {
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
             .unwrap_or_default();
-        let what = crate::pool::panic_message(info.payload());
+        let what = panic_message(info.payload());
         panics.error(|| format!("panic{place}: {what} (please report it)"));
     }));
+}
+
+/// The text of a panic payload.
+pub fn panic_message(payload: &(dyn Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 #[cfg(test)]

@@ -18,11 +18,22 @@ use mnk_engine::{BotError, Choice, Deadline, Limits, Value};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
-use crate::api::AppState;
 use crate::body::ApiJson;
 use crate::clients::Client;
 use crate::error::ApiError;
 use crate::game::{self, cell_json, cell_names, state_json, GameRequest};
+use crate::pool::EnginePool;
+
+/// What every handler shares: the engine pool and the think-time settings.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// Where engine work runs.
+    pub pool: Arc<EnginePool>,
+    /// The cap on `time_ms`.
+    pub max_think: Duration,
+    /// The think time when a request gives none.
+    pub default_think: Duration,
+}
 
 /// The routes of this module.
 pub(crate) fn routes() -> Router<AppState> {

@@ -16,7 +16,6 @@
 //! job is caught and answered as an `internal` error (the panic hook logs it): a bug must not
 //! take a worker thread or the server down.
 
-use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -26,7 +25,7 @@ use tokio::sync::Semaphore;
 
 use crate::clients::{Client, ClientLimits, ClientQuota};
 use crate::error::ApiError;
-use crate::log::Throttled;
+use crate::log::{panic_message, Throttled};
 
 /// A bounded set of engine slots.
 #[derive(Debug)]
@@ -138,15 +137,6 @@ impl EnginePool {
     pub fn free_slots(&self) -> usize {
         self.slots.available_permits()
     }
-}
-
-/// The text of a panic payload.
-pub fn panic_message(payload: &(dyn Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 #[cfg(test)]
