@@ -1,0 +1,78 @@
+// The game in the address: a link opens the same rules, opponent, moves (with their variations)
+// and position, on any device. `?r=15x15x5&m=h8.i9.j10&o=level2&s=X`, plus `t=` the whole move
+// tree when it has variations (see tree.js) and `p=` the ply shown when it is not the line's end.
+
+import { opponentToString, parseOpponent, parseRules, rulesToString } from './notation.js';
+import { saveSettings, settings } from './settings.js';
+import { store } from './store.js';
+import { t } from './i18n.js';
+import { MoveTree } from './tree.js';
+
+const part = (text) => encodeURIComponent(text).replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%28/g, '(').replace(/%29/g, ')');
+
+/** The link of the game shown, relative to this page. */
+export function gameLink() {
+  const { tree } = store;
+  const line = tree.lineMoves();
+  const parts = [
+    `r=${part(rulesToString(store.rules))}`,
+    `m=${line.map(part).join('.')}`,
+    `o=${part(opponentToString(store.opponent))}`,
+    `s=${store.side}`,
+  ];
+  if (tree.hasVariations()) parts.push(`t=${part(tree.toText())}`);
+  if (tree.ply < line.length) parts.push(`p=${tree.ply}`);
+  return `${location.pathname}?${parts.join('&')}`;
+}
+
+/** Puts the game in the address bar and remembers its rules, opponent and side. */
+export function saveUrl() {
+  if (!store.rules) return;
+  try {
+    history.replaceState(null, '', gameLink());
+  } catch {
+    /* some embedded browsers refuse; the game still works */
+  }
+  settings.rules = rulesToString(store.rules);
+  settings.opponent = opponentToString(store.opponent);
+  settings.side = store.side;
+  saveSettings();
+}
+
+/** Rules from their text or a preset's id. */
+export function rulesFrom(text) {
+  const r = parseRules(text);
+  if (r) return r;
+  const p = store.catalogue.presets.find((x) => x.id === text);
+  return p ? { ...p.rules } : null;
+}
+
+/**
+ * The game a link describes: {rules, opponent, side, tree}, {error} when it cannot be read, or
+ * null when the address holds no game. Hash (#r=…) works as well as the query.
+ */
+export function gameFromUrl() {
+  const q = new URLSearchParams(location.search.length > 1 ? location.search : location.hash.replace(/^#/, ''));
+  if (!q.has('r')) return null;
+  const rules = rulesFrom(q.get('r'));
+  if (!rules) return { error: t('errLink', { what: q.get('r') }) };
+  const opponentText = q.get('o') || 'human';
+  const opponent = parseOpponent(opponentText);
+  if (!opponent) return { error: t('errLinkOpponent', { what: opponentText }) };
+  const moveText = q.get('m') || '';
+  const moves = moveText ? moveText.split(/[.\s]+/).filter(Boolean) : [];
+  let tree = MoveTree.fromMoves([]);
+  if (q.has('t')) {
+    tree = MoveTree.fromText(q.get('t'));
+    if (!tree) return { error: t('errLink', { what: q.get('t') }) };
+  }
+  // The line of `m` is played into the tree: it selects the line shown (and is the whole game
+  // in a link without `t`).
+  tree.goto(tree.root);
+  for (const m of moves) tree.play(m);
+  const ply = q.has('p') ? Number(q.get('p')) : moves.length;
+  const node = Number.isInteger(ply) && ply >= 0 ? tree.nodeAt(ply) : null;
+  tree.goto(node || tree.end());
+  const side = q.get('s') === 'O' ? 'O' : 'X';
+  return { rules, opponent, side, tree };
+}

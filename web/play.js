@@ -1,0 +1,276 @@
+// The game flow: one game step in flight at a time (a move, the computer's answer, a hint, a
+// step through the moves), each with a timeout, cancelled by a new game, an undo or a step
+// elsewhere, and on failure an error with a Retry, so the page never hangs.
+//
+// Every position shown goes through POST /api/state (legality, whose turn, outcome, winning
+// line) before it is settled; its answer stays on the position's node, so stepping back and
+// forth through a game asks the server once per position. The computer answers a move the human
+// made against it; it never moves by itself while the player looks at an earlier position.
+
+import { call, RequestError } from './api.js';
+import { hideError, isRefusal, showError } from './errors.js';
+import { t } from './i18n.js';
+import { saveUrl } from './link.js';
+import { apiOpponent, apiRules, cellName, parseCell } from './notation.js';
+import { computerDue, humanToMove, ongoing, playerOf, position, store, vsComputer } from './store.js';
+import { board, render, searchDetails, updateButtons } from './view.js';
+
+const THINKING_DELAY_MS = 300;
+const COMPUTER_PAUSE_MS = 300;
+
+const $ = (id) => document.getElementById(id);
+
+let thinkingTimer = 0;
+
+/** Listeners told when the position shown has settled (the heat map follows it). */
+const settledListeners = [];
+export function onSettled(listener) {
+  settledListeners.push(listener);
+}
+
+function setBusy(kind) {
+  $('board').dataset.busy = kind ? 'true' : 'false';
+  document.body.classList.toggle('busy', Boolean(kind));
+  clearTimeout(thinkingTimer);
+  $('thinking').hidden = true;
+  if (kind === 'move' || kind === 'auto' || kind === 'hint') {
+    thinkingTimer = setTimeout(() => ($('thinking').hidden = false), THINKING_DELAY_MS);
+  }
+  updateButtons();
+}
+
+/** Cancels the game request in flight (a new game, an undo, a step elsewhere). */
+export function cancelStep() {
+  if (store.step) store.step.ctl.abort();
+  store.step = null;
+  board.pending = null;
+  setBusy(null);
+}
+
+/**
+ * Runs one game step: `work(signal)` makes the request(s) and applies the answer; `then` runs
+ * after success. A failure shows the error with a Retry that runs the same step again, unless
+ * `onError(err)` takes it (returns true).
+ */
+function runStep(kind, work, then, onError) {
+  cancelStep();
+  hideError();
+  const ctl = new AbortController();
+  const me = { ctl, kind };
+  store.step = me;
+  setBusy(kind);
+  work(ctl.signal).then(
+    () => {
+      if (store.step !== me) return;
+      store.step = null;
+      setBusy(null);
+      if (then) then();
+    },
+    (err) => {
+      if (store.step !== me) return;
+      store.step = null;
+      board.pending = null;
+      setBusy(null);
+      render();
+      if (err instanceof RequestError && err.kind === 'aborted') return;
+      if (onError && onError(err)) return;
+      showError(err, () => runStep(kind, work, then, onError));
+    },
+  );
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function checkAborted(signal) {
+  if (signal.aborted) throw new RequestError('aborted', 'cancelled');
+}
+
+function fetchState(moves, signal, rules = store.rules) {
+  return call('state', { rules: apiRules(rules), moves }, { signal });
+}
+
+/** Plays the server's last move of `state` into the tree at the cursor and shows it. */
+function advance(state) {
+  const node = store.tree.play(state.moves[state.moves.length - 1]);
+  node.state = state;
+  show();
+}
+
+/** Shows the position at the cursor, whose state is known. */
+function show() {
+  const st = position();
+  store.hint = null;
+  board.pending = null;
+  render();
+  if (st && st.last) board.follow(parseCell(st.last.cell) || st.last);
+  saveUrl();
+}
+
+/** After a move: the computer answers if it is its turn; listeners refresh. */
+function afterMove() {
+  for (const listener of settledListeners) listener();
+  if (computerDue()) computerMove();
+}
+
+export function humanMove(cell) {
+  if (store.step || !humanToMove()) return;
+  const name = cellName(cell.x, cell.y);
+  if (store.tree.moves.some((m) => sameCell(m, cell))) return; // occupied: nothing to ask
+  board.pending = { ...cell, p: position().to_move };
+  board.schedule();
+  const moves = [...store.tree.moves, name];
+  runStep('state', async (signal) => advance(await fetchState(moves, signal)), afterMove);
+}
+
+function sameCell(name, cell) {
+  const c = parseCell(name);
+  return c && c.x === cell.x && c.y === cell.y;
+}
+
+export function computerMove() {
+  runStep(
+    'move',
+    async (signal) => {
+      const pause = sleep(COMPUTER_PAUSE_MS);
+      const body = { rules: apiRules(store.rules), moves: store.tree.moves, opponent: apiOpponent(store.opponent) };
+      const r = await call('move', body, { signal });
+      await pause;
+      checkAborted(signal);
+      store.info = () => t('computerPlayed', { cell: r.move.cell, details: searchDetails(r) });
+      advance(r.state);
+    },
+    afterMove,
+  );
+}
+
+/** D: the computer plays the side to move for the player (the server's hint, then the state). */
+export function autoMove() {
+  if (store.step || !position() || !ongoing()) return;
+  runStep(
+    'auto',
+    async (signal) => {
+      const moves = store.tree.moves;
+      const r = await call('hint', { rules: apiRules(store.rules), moves }, { signal });
+      checkAborted(signal);
+      const state = await fetchState([...moves, r.move.cell], signal);
+      store.info = () => t('autoPlayed', { cell: r.move.cell, details: searchDetails(r) });
+      advance(state);
+    },
+    afterMove,
+  );
+}
+
+export function askHint() {
+  if (store.step || !humanToMove()) return;
+  runStep('hint', async (signal) => {
+    const r = await call('hint', { rules: apiRules(store.rules), moves: store.tree.moves }, { signal });
+    checkAborted(signal);
+    store.hint = { x: r.move.x, y: r.move.y, p: position().to_move, cell: r.move.cell };
+    store.info = () => t('hintIs', { cell: r.move.cell, details: searchDetails(r) });
+    render();
+  });
+}
+
+/**
+ * Takes back: against the computer to before the player's last move (its answer too), else one
+ * ply. A search in flight is cancelled first. At the end of the line the moves taken back leave
+ * the tree; in the middle of a game this only steps back.
+ */
+export function undo() {
+  const { tree } = store;
+  if (!tree.ply) return;
+  cancelStep();
+  let target = tree.cursor;
+  if (vsComputer()) {
+    if (target.parent && playerOf(target.ply - 1) !== store.side) target = target.parent;
+    if (!target.parent || playerOf(target.ply - 1) !== store.side) {
+      if (target !== tree.cursor) goto(target);
+      return;
+    }
+    target = target.parent;
+  } else {
+    target = target.parent;
+  }
+  const removed = tree.atEnd() ? target.children[target.next] : null;
+  store.info = '';
+  goto(target, () => {
+    if (removed) {
+      tree.remove(removed);
+      render();
+      saveUrl();
+    }
+  });
+}
+
+/** Shows the position of `node` (a step through the game; asks the server once per position). */
+export function goto(node, then) {
+  if (!node) return;
+  cancelStep();
+  hideError();
+  store.tree.goto(node);
+  const done = () => {
+    for (const listener of settledListeners) listener();
+    if (then) then();
+  };
+  if (node.state) {
+    show();
+    done();
+    return;
+  }
+  render();
+  runStep(
+    'state',
+    async (signal) => {
+      node.state = await fetchState(node.moves, signal);
+      if (store.tree.cursor === node) show();
+    },
+    done,
+    (err) => {
+      // A move of the tree the server refuses (a link edited by hand): drop it and say why.
+      if (!isRefusal(err)) return false;
+      store.tree.remove(node);
+      show();
+      showError(t('errLinkRefused', { message: err.message }), null);
+      return true;
+    },
+  );
+}
+
+export const back = () => goto(store.tree.cursor.parent);
+export const forward = () => goto(store.tree.cursor.continuation);
+export const toStart = () => goto(store.tree.root);
+export const toEnd = () => goto(store.tree.end());
+
+/**
+ * Starts a game from a tree of moves (a new game has none; a link may have a whole tree, the
+ * cursor anywhere in it). The line through the cursor is checked by the server before the game
+ * starts. `onFailed(err)` (the new-game dialog, a link) takes a failure instead of the error
+ * box; `onStarted` runs once the server accepted. The computer answers only when the position
+ * shown is the line's end and its turn.
+ */
+export function startGame({ rules, opponent, side, tree }, { onFailed, onStarted } = {}) {
+  runStep(
+    'state',
+    async (signal) => {
+      const end = tree.end();
+      end.state = await fetchState(end.moves, signal, rules);
+      if (tree.cursor !== end) tree.cursor.state = await fetchState(tree.cursor.moves, signal, rules);
+      Object.assign(store, { rules, opponent, side, tree, hint: null, info: '' });
+      store.heat.weights = null;
+      board.setRules(rules);
+      show();
+      board.recentre();
+    },
+    () => {
+      if (onStarted) onStarted();
+      for (const listener of settledListeners) listener();
+      if (store.tree.atEnd() && computerDue()) computerMove();
+    },
+    onFailed
+      ? (err) => {
+          onFailed(err);
+          return true;
+        }
+      : undefined,
+  );
+}

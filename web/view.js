@@ -1,0 +1,209 @@
+// What the page shows: the board and its keyboard grid, the titles, the status and result
+// banner, the move list with its variations, and which buttons can be used. Everything here is
+// drawn from `store`; actions are reached through `hooks`, set by app.js (so this module needs
+// none of the modules that act).
+
+import { BoardView } from './board.js';
+import { GridMirror } from './grid.js';
+import { lang, t } from './i18n.js';
+import { displayName, parseCell, rulesToString } from './notation.js';
+import { settings } from './settings.js';
+import { humanToMove, ongoing, playerOf, position, store, vsComputer } from './store.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** What the views call when the player acts on them. */
+export const hooks = {
+  /** a cell was chosen on the board */
+  activate: (_cell) => {},
+  /** a node of the move tree was chosen in the move list */
+  goto: (_node) => {},
+};
+
+export const board = new BoardView($('board'), $('canvas'));
+
+/** A cell as this board shows it to people (x,y on the unbounded board). */
+export function shownName(cell) {
+  return displayName(cell.x, cell.y, Boolean(store.rules && store.rules.unbounded));
+}
+
+export const grid = new GridMirror($('grid'), board, {
+  onActivate: (cell) => hooks.activate(cell),
+  label: (cell, stone) => `${shownName(cell)}, ${stone ? stone : t('empty')}`,
+});
+board.onView = () => grid.sync();
+board.onHover = (cell, e) => {
+  store.pointer = cell ? { ...cell, clientX: e.clientX, clientY: e.clientY } : null;
+};
+
+// ---- words ----------------------------------------------------------------------------------
+
+export function valueText(v) {
+  if (!v) return '';
+  if (v.kind === 'win') return t('valueWin', { n: v.plies });
+  if (v.kind === 'loss') return t('valueLoss', { n: v.plies });
+  if (v.kind === 'draw') return t('valueDraw');
+  return v.text || String(v.score);
+}
+
+/** The engine's report on a move: value, depth, nodes, time. */
+export function searchDetails(r) {
+  const parts = [];
+  const v = valueText(r.value);
+  if (v) parts.push(v);
+  if (r.depth) parts.push(t('depth', { n: r.depth }));
+  if (r.nodes !== undefined) parts.push(t('nodes', { n: Number(r.nodes).toLocaleString(lang()) }));
+  if (r.time_ms !== undefined) parts.push(t('ms', { n: r.time_ms }));
+  return parts.join(' · ');
+}
+
+export function presetTitle(p) {
+  const key = `preset_${p.id}`;
+  const s = t(key);
+  return s === key ? p.title || p.id : s;
+}
+
+export function rulesTitle(r) {
+  const preset = store.catalogue.presets.find((p) => rulesToString(p.rules) === rulesToString({ ...r, first: 'X' }));
+  let s = preset ? presetTitle(preset) : r.unbounded ? t('customUnbounded', { k: r.k }) : t('customRules', { w: r.width, h: r.height, k: r.k });
+  if (!preset && r.win === 'exact') s += `, ${t('exactShort')}`;
+  if (r.first === 'O') s += `, ${t('oFirst')}`;
+  return s;
+}
+
+export function opponentTitle(o) {
+  if (o.human) return t('secondPerson');
+  if (o.level) {
+    const key = `level${o.level}`;
+    let title = t(key);
+    if (title === key) {
+      const found = store.catalogue.levels.find((l) => l.level === o.level);
+      title = found && found.title ? found.title : '';
+    }
+    return title ? t('levelN', { n: o.level, title }) : t('levelOnly', { n: o.level });
+  }
+  const key = `bot_${o.bot}`;
+  const s = t(key);
+  if (s !== key) return s;
+  const b = store.catalogue.bots.find((x) => x.id === o.bot);
+  return b ? b.title : o.bot;
+}
+
+// ---- drawing --------------------------------------------------------------------------------
+
+/** The stones of the position shown, in move order. */
+function stones() {
+  return store.tree.moves.map((m, i) => ({ ...parseCell(m), p: playerOf(i), n: i + 1 }));
+}
+
+function statusText(outcome, st) {
+  if (outcome.status === 'win') {
+    if (!vsComputer()) return t('playerWins', { p: outcome.winner });
+    return outcome.winner === store.side ? t('youWin') : t('computerWins');
+  }
+  if (outcome.status === 'draw') return t('draw');
+  if (!st) return '';
+  if (!vsComputer()) return t('playerToMove', { p: st.to_move });
+  return st.to_move === store.side ? t('yourMove', { p: st.to_move }) : t('computerToMove', { p: st.to_move });
+}
+
+export function render() {
+  if (!store.rules) return;
+  const st = position();
+  const outcome = st ? st.outcome : { status: 'ongoing' };
+  const list = stones();
+  const { hint, heat, tree } = store;
+  board.stones = list;
+  board.last = st && st.last ? { x: st.last.x, y: st.last.y } : null;
+  board.line = outcome.status === 'win' && outcome.line ? outcome.line.map((c) => ({ x: c.x, y: c.y })) : null;
+  board.ghost = hint;
+  board.numbers = settings.numbers;
+  board.heat = heat.on && heat.weights ? heat.weights.list : null;
+  board.schedule();
+  grid.setStones(list);
+
+  const lineLength = tree.line().length;
+  const host = $('board');
+  host.dataset.status = outcome.status;
+  host.dataset.winner = outcome.winner || '';
+  host.dataset.line = board.line ? outcome.line.map((c) => c.cell).join(' ') : '';
+  host.dataset.ply = String(tree.ply);
+  host.dataset.lineLength = String(lineLength);
+  host.dataset.toMove = st ? st.to_move : '';
+  host.dataset.hint = hint ? hint.cell : '';
+  host.dataset.heatCells = board.heat ? String(board.heat.length) : '';
+
+  $('game-title').textContent = `${rulesTitle(store.rules)} — ${opponentTitle(store.opponent)}`;
+  $('btn-centre').hidden = !store.rules.unbounded;
+
+  const status = statusText(outcome, st);
+  const ended = outcome.status === 'win' || outcome.status === 'draw';
+  $('status').textContent = status;
+  $('status').hidden = ended;
+  $('banner').hidden = !ended;
+  $('banner-text').textContent = ended ? status : '';
+  $('banner').dataset.outcome = outcome.status === 'win' ? `win-${outcome.winner}` : outcome.status;
+  $('viewing').textContent = tree.ply < lineLength ? t('viewingPly', { n: tree.ply, of: lineLength }) : '';
+  $('info').textContent = typeof store.info === 'function' ? store.info() : store.info;
+  renderMoveList();
+  updateButtons();
+}
+
+/**
+ * The current line, one entry per ply; the position shown is marked, and where other moves
+ * were tried from the same position they are listed under the move as buttons.
+ */
+function renderMoveList() {
+  const { tree } = store;
+  const ol = $('moves');
+  const frag = document.createDocumentFragment();
+  tree.line().forEach((node, i) => {
+    const li = document.createElement('li');
+    li.dataset.ply = String(i + 1);
+    li.className = `mv ${playerOf(i) === 'X' ? 'mx' : 'mo'}`;
+    const go = document.createElement('button');
+    go.type = 'button';
+    go.className = 'go';
+    go.innerHTML = `<span class="n">${i + 1}.</span> <span class="p">${playerOf(i)}</span> <span class="c"></span>`;
+    go.querySelector('.c').textContent = node.move;
+    if (node === tree.cursor) go.setAttribute('aria-current', 'step');
+    go.addEventListener('click', () => hooks.goto(node));
+    li.appendChild(go);
+    const others = node.parent.children.filter((c) => c !== node);
+    if (others.length) {
+      const alts = document.createElement('span');
+      alts.className = 'alts';
+      alts.setAttribute('aria-label', t('variations'));
+      for (const alt of others) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'alt';
+        b.dataset.move = alt.move;
+        b.textContent = alt.move;
+        b.title = t('switchVariation', { move: alt.move });
+        b.addEventListener('click', () => hooks.goto(alt));
+        alts.appendChild(b);
+      }
+      li.appendChild(alts);
+    }
+    frag.appendChild(li);
+  });
+  ol.replaceChildren(frag);
+  const current = ol.querySelector('[aria-current]');
+  if (current) current.scrollIntoView({ block: 'nearest' });
+  else ol.scrollTop = 0;
+}
+
+export function updateButtons() {
+  const busy = Boolean(store.step);
+  const can = !busy && humanToMove();
+  const { tree } = store;
+  $('btn-undo').disabled = !tree.ply;
+  $('btn-hint').disabled = !can;
+  $('btn-auto').disabled = busy || !position() || !ongoing();
+  $('btn-numbers').setAttribute('aria-pressed', String(settings.numbers));
+  $('nav-start').disabled = !tree.ply;
+  $('nav-back').disabled = !tree.ply;
+  $('nav-forward').disabled = tree.atEnd();
+  $('nav-end').disabled = tree.atEnd();
+}
