@@ -10,6 +10,14 @@ const MAX_CELL = 90;
 const DEFAULT_CELL = 36;
 const DRAG_THRESHOLD = 6;
 
+/** The view ({cx, cy, cs}) that shows every stone with a margin in a w × h box. */
+function fitting(stones, w, h) {
+  const xs = stones.map((s) => s.x);
+  const ys = stones.map((s) => s.y);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  return { cx: (x0 + x1) / 2, cy: (y0 + y1) / 2, cs: Math.min(DEFAULT_CELL, w / (x1 - x0 + 5), h / (y1 - y0 + 5)) };
+}
+
 export class BoardView {
   /**
    * @param {HTMLElement} host the positioned box holding the canvas and the grid layer
@@ -144,22 +152,27 @@ export class BoardView {
     this.schedule();
   }
 
-  /** Centres the view on the stones (or on 0,0) at a comfortable size. */
+  /**
+   * Centres the view on the stones at a comfortable size: all of them when they fit at the
+   * smallest cell size, else the last move (the minimap shows the rest); 0,0 on an empty board.
+   */
   recentre() {
     if (!this.unbounded) return;
-    let cs = DEFAULT_CELL;
-    if (this.stones.length) {
-      const xs = this.stones.map((s) => s.x);
-      const ys = this.stones.map((s) => s.y);
-      const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-      this.view.cx = (x0 + x1) / 2;
-      this.view.cy = (y0 + y1) / 2;
-      cs = Math.min(DEFAULT_CELL, this.w / (x1 - x0 + 5), this.h / (y1 - y0 + 5));
+    const fit = this.stones.length ? fitting(this.stones, this.w, this.h) : { cx: 0, cy: 0, cs: DEFAULT_CELL };
+    if (fit.cs >= MIN_CELL) {
+      this.view = { cx: fit.cx, cy: fit.cy, cs: Math.min(MAX_CELL, fit.cs) };
     } else {
-      this.view.cx = 0;
-      this.view.cy = 0;
+      const last = this.last || this.stones[this.stones.length - 1];
+      this.view = { cx: last.x, cy: last.y, cs: DEFAULT_CELL };
     }
-    this.view.cs = Math.max(MIN_CELL, Math.min(MAX_CELL, cs));
+    this.schedule();
+  }
+
+  /** Centres the view on a point of the plane, keeping the zoom. */
+  centreOn(x, y) {
+    if (!this.unbounded) return;
+    this.view.cx = x;
+    this.view.cy = y;
     this.schedule();
   }
 
@@ -364,7 +377,9 @@ export class BoardView {
       ctx.stroke();
       ctx.globalAlpha = 1;
     };
-    for (const s of this.stones) if (inRange(s)) mark(s, s.p);
+    // Move numbers on small cells go in the middle over a faded mark, where they fit.
+    const smallNumbers = this.numbers && cs < 30;
+    for (const s of this.stones) if (inRange(s)) mark(s, s.p, smallNumbers ? 0.35 : 1);
     if (this.pending && inRange(this.pending)) mark(this.pending, this.pending.p, 0.5);
     if (this.ghost && inRange(this.ghost)) {
       ctx.fillStyle = c.ghost;
@@ -377,9 +392,19 @@ export class BoardView {
       const inset = ctx.lineWidth / 2 + 1;
       ctx.strokeRect(left(this.last.x) + inset, top(this.last.y) + inset, cs - 2 * inset, cs - 2 * inset);
     }
-    if (this.numbers && cs >= 16) {
+    if (smallNumbers) {
       ctx.fillStyle = c.number;
-      ctx.font = `600 ${Math.max(8, Math.round(cs * 0.26))}px system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (const s of this.stones) {
+        if (!inRange(s)) continue;
+        const digits = String(s.n).length;
+        ctx.font = `700 ${Math.max(7, Math.round(cs * (digits > 2 ? 0.34 : 0.44)))}px system-ui, sans-serif`;
+        ctx.fillText(String(s.n), left(s.x) + cs / 2, top(s.y) + cs / 2 + 0.5);
+      }
+    } else if (this.numbers) {
+      ctx.fillStyle = c.number;
+      ctx.font = `600 ${Math.round(cs * 0.26)}px system-ui, sans-serif`;
       ctx.textAlign = 'left';
       ctx.textBaseline = 'top';
       for (const s of this.stones) if (inRange(s)) ctx.fillText(String(s.n), left(s.x) + cs * 0.06, top(s.y) + cs * 0.04);
@@ -436,7 +461,8 @@ export class BoardView {
     for (let x = range.x0; x <= range.x1; x++) {
       if (x % lstep !== 0) continue;
       const px = ax + (x + 0.5) * cs;
-      if (px > 34) ctx.fillText(String(x), px, this.h - strip / 2);
+      // Labels too near an edge would be cut off.
+      if (px > 34 && px < this.w - 16) ctx.fillText(String(x), px, this.h - strip / 2);
     }
     for (let y = range.y0; y <= range.y1; y++) {
       if (y % lstep !== 0) continue;

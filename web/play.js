@@ -118,6 +118,8 @@ export function humanMove(cell) {
   if (store.tree.moves.some((m) => sameCell(m, cell))) return; // occupied: nothing to ask
   board.pending = { ...cell, p: position().to_move };
   board.schedule();
+  // What the computer said of its last move no longer describes the position.
+  store.info = '';
   const moves = [...store.tree.moves, name];
   runStep('state', async (signal) => advance(await fetchState(moves, signal)), afterMove);
 }
@@ -132,11 +134,12 @@ export function computerMove() {
     'move',
     async (signal) => {
       const pause = sleep(COMPUTER_PAUSE_MS);
+      const mover = position().to_move;
       const body = { rules: apiRules(store.rules), moves: store.tree.moves, opponent: apiOpponent(store.opponent) };
       const r = await call('move', body, { signal });
       await pause;
       checkAborted(signal);
-      store.info = () => t('computerPlayed', { cell: r.move.cell, details: searchDetails(r) });
+      store.info = () => t('computerPlayed', { cell: r.move.cell, details: searchDetails(r, mover) });
       advance(r.state);
     },
     afterMove,
@@ -150,10 +153,11 @@ export function autoMove() {
     'auto',
     async (signal) => {
       const moves = store.tree.moves;
+      const mover = position().to_move;
       const r = await call('hint', { rules: apiRules(store.rules), moves }, { signal });
       checkAborted(signal);
       const state = await fetchState([...moves, r.move.cell], signal);
-      store.info = () => t('autoPlayed', { cell: r.move.cell, details: searchDetails(r) });
+      store.info = () => t('autoPlayed', { cell: r.move.cell, details: searchDetails(r, mover) });
       advance(state);
     },
     afterMove,
@@ -165,8 +169,9 @@ export function askHint() {
   runStep('hint', async (signal) => {
     const r = await call('hint', { rules: apiRules(store.rules), moves: store.tree.moves }, { signal });
     checkAborted(signal);
-    store.hint = { x: r.move.x, y: r.move.y, p: position().to_move, cell: r.move.cell };
-    store.info = () => t('hintIs', { cell: r.move.cell, details: searchDetails(r) });
+    const mover = position().to_move;
+    store.hint = { x: r.move.x, y: r.move.y, p: mover, cell: r.move.cell };
+    store.info = () => t('hintIs', { cell: r.move.cell, details: searchDetails(r, mover) });
     render();
   });
 }
@@ -208,6 +213,7 @@ export function goto(node, then) {
   cancelStep();
   hideError();
   store.tree.goto(node);
+  store.info = '';
   const done = () => {
     for (const listener of settledListeners) listener();
     if (then) then();

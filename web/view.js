@@ -5,8 +5,9 @@
 
 import { BoardView } from './board.js';
 import { GridMirror } from './grid.js';
+import { Minimap } from './minimap.js';
 import { lang, t } from './i18n.js';
-import { displayName, parseCell, rulesToString } from './notation.js';
+import { displayName, other, parseCell, rulesToString } from './notation.js';
 import { settings } from './settings.js';
 import { humanToMove, ongoing, playerOf, position, store, vsComputer } from './store.js';
 
@@ -31,25 +32,34 @@ export const grid = new GridMirror($('grid'), board, {
   onActivate: (cell) => hooks.activate(cell),
   label: (cell, stone) => `${shownName(cell)}, ${stone ? stone : t('empty')}`,
 });
-board.onView = () => grid.sync();
+const minimap = new Minimap($('minimap'), board);
+board.onView = () => {
+  grid.sync();
+  minimap.draw();
+};
 board.onHover = (cell, e) => {
   store.pointer = cell ? { ...cell, clientX: e.clientX, clientY: e.clientY } : null;
 };
 
 // ---- words ----------------------------------------------------------------------------------
 
-export function valueText(v) {
+/**
+ * A value the server gives for `mover` (the side it was computed for), always told from one
+ * fixed point of view: who wins, or the score for X (so it does not flip sign every move).
+ */
+export function valueText(v, mover) {
   if (!v) return '';
-  if (v.kind === 'win') return t('valueWin', { n: v.plies });
-  if (v.kind === 'loss') return t('valueLoss', { n: v.plies });
+  if (v.kind === 'win') return t('valueWinFor', { p: mover, n: v.plies });
+  if (v.kind === 'loss') return t('valueWinFor', { p: other(mover), n: v.plies });
   if (v.kind === 'draw') return t('valueDraw');
-  return v.text || String(v.score);
+  const forX = mover === 'X' ? v.score : -v.score;
+  return t('valueEval', { score: forX > 0 ? `+${forX}` : String(forX) });
 }
 
-/** The engine's report on a move: value, depth, nodes, time. */
-export function searchDetails(r) {
+/** The engine's report on a move for `mover`: value, depth, nodes, time. */
+export function searchDetails(r, mover) {
   const parts = [];
-  const v = valueText(r.value);
+  const v = valueText(r.value, mover);
   if (v) parts.push(v);
   if (r.depth) parts.push(t('depth', { n: r.depth }));
   if (r.nodes !== undefined) parts.push(t('nodes', { n: Number(r.nodes).toLocaleString(lang()) }));

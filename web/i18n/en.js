@@ -58,8 +58,8 @@ export default {
   computerPlayed: 'The computer played {cell} ({details})',
   autoPlayed: 'Played for you: {cell} ({details})',
   hintIs: 'Hint: {cell} ({details})',
-  valueWin: 'win in {n}',
-  valueLoss: 'loss in {n}',
+  valueWinFor: '{p} wins in {n} plies',
+  valueEval: 'X {score} (above 0 favours X)',
   valueDraw: 'draw',
   depth: 'depth {n}',
   nodes: 'nodes {n}',
@@ -103,4 +103,5 @@ export default {
   navEnd: 'To the last move',
   keyNav: 'Step through the game (a move played from an earlier position starts a variation)',
   keyArrows: 'On the board: move across it and play',
+  minimap: 'All stones: click to go there',
 };

@@ -57,8 +57,8 @@ export default {
   computerPlayed: 'Komputer zagrał {cell} ({details})',
   autoPlayed: 'Zagrano za ciebie: {cell} ({details})',
   hintIs: 'Podpowiedź: {cell} ({details})',
-  valueWin: 'wygrana, półruchów do końca: {n}',
-  valueLoss: 'przegrana, półruchów do końca: {n}',
+  valueWinFor: '{p} wygrywa w {n} półruchach',
+  valueEval: 'X {score} (powyżej 0 na korzyść X)',
   valueDraw: 'remis',
   depth: 'głębokość {n}',
   nodes: 'węzły {n}',
@@ -132,4 +132,5 @@ export default {
   navEnd: 'Do ostatniego ruchu',
   keyNav: 'Przeglądanie partii (ruch zagrany z wcześniejszej pozycji tworzy wariant)',
   keyArrows: 'Na planszy: poruszanie się i ruch',
+  minimap: 'Wszystkie kamienie: kliknij, aby tam przejść',
 };

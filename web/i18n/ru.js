@@ -57,8 +57,8 @@ export default {
   computerPlayed: 'Компьютер сходил {cell} ({details})',
   autoPlayed: 'Сыграно за вас: {cell} ({details})',
   hintIs: 'Подсказка: {cell} ({details})',
-  valueWin: 'выигрыш, полуходов до конца: {n}',
-  valueLoss: 'проигрыш, полуходов до конца: {n}',
+  valueWinFor: '{p} выигрывает за {n} полуходов',
+  valueEval: 'X {score} (больше 0 — в пользу X)',
   valueDraw: 'ничья',
   depth: 'глубина {n}',
   nodes: 'узлы {n}',
@@ -132,4 +132,5 @@ export default {
   navEnd: 'К последнему ходу',
   keyNav: 'Просмотр партии (ход из более ранней позиции начинает вариант)',
   keyArrows: 'На доске: перемещение и ход',
+  minimap: 'Все камни: щёлкните, чтобы перейти туда',
 };
