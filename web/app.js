@@ -84,6 +84,11 @@ function bind() {
     await setLanguage(settings.lang);
     afterLanguage();
   });
+  $('sel-look').addEventListener('change', (e) => {
+    settings.look = e.target.value;
+    saveSettings();
+    render();
+  });
   $('sel-theme').addEventListener('change', (e) => {
     setTheme(e.target.value);
     saveSettings();
@@ -151,6 +156,7 @@ async function main() {
   }
   setTheme(settings.theme in { auto: 1, light: 1, dark: 1 } ? settings.theme : 'auto');
   $('sel-theme').value = settings.theme;
+  $('sel-look').value = settings.look === 'stones' ? 'stones' : 'cells';
   await setLanguage(settings.lang && settings.lang in LANGUAGES ? settings.lang : detectLanguage());
   $('sel-lang').value = lang();
   bind();

@@ -10,6 +10,15 @@ const MAX_CELL = 90;
 const DEFAULT_CELL = 36;
 const DRAG_THRESHOLD = 6;
 
+/** Where the star points go on a side of n lines: 4th from each edge and the middle. */
+function starLines(n) {
+  if (n < 9) return [];
+  const edge = n >= 13 ? 3 : 2;
+  const lines = [edge, n - 1 - edge];
+  if (n % 2 === 1) lines.push((n - 1) / 2);
+  return lines;
+}
+
 /** The view ({cx, cy, cs}) that shows every stone with a margin in a w × h box. */
 function fitting(stones, w, h) {
   const xs = stones.map((s) => s.x);
@@ -37,6 +46,8 @@ export class BoardView {
     this.pending = null; // {x, y, p} a move waiting for the server's answer
     this.heat = null; // [{x, y, weight}]
     this.numbers = false;
+    /** 'cells' (X and O in the cells) or 'stones' (black and white on the intersections) */
+    this.look = 'cells';
     this.hover = null;
     this.view = { cx: 0, cy: 0, cs: DEFAULT_CELL };
     this.colors = {};
@@ -57,7 +68,7 @@ export class BoardView {
 
   readColors() {
     const cs = getComputedStyle(document.documentElement);
-    for (const name of ['board', 'grid', 'label', 'x', 'o', 'last', 'win', 'ghost', 'heat', 'hover', 'number', 'strip']) {
+    for (const name of ['board', 'grid', 'label', 'x', 'o', 'black', 'white', 'last', 'win', 'ghost', 'heat', 'hover', 'number', 'strip']) {
       this.colors[name] = cs.getPropertyValue(`--c-${name}`).trim() || '#888';
     }
     this.schedule();
@@ -327,20 +338,8 @@ export class BoardView {
       ctx.fillRect(left(this.hover.x), top(this.hover.y), cs, cs);
     }
 
-    ctx.strokeStyle = c.grid;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let x = range.x0; x <= range.x1 + 1; x++) {
-      const px = Math.round(left(x)) + 0.5;
-      ctx.moveTo(px, by0);
-      ctx.lineTo(px, by1);
-    }
-    for (let y = range.y0 - 1; y <= range.y1; y++) {
-      const py = Math.round(top(y)) + 0.5;
-      ctx.moveTo(bx0, py);
-      ctx.lineTo(bx1, py);
-    }
-    ctx.stroke();
+    if (this.look === 'stones') this.drawIntersections(geo, range);
+    else this.drawCellLines(geo, range, { bx0, by0, bx1, by1 });
 
     // Heat map numbers go under the stones but over the lines.
     if (this.heat && cs >= 26) {
@@ -356,9 +355,14 @@ export class BoardView {
     }
 
     // Winning line: a stroke through the centres of its cells.
+    const stonesLook = this.look === 'stones';
     const mark = (p, player, alpha = 1) => {
       const x = left(p.x) + cs / 2;
       const y = top(p.y) + cs / 2;
+      if (stonesLook) {
+        this.drawStone(x, y, player, alpha, cs);
+        return;
+      }
       const r = cs * 0.32;
       ctx.globalAlpha = alpha;
       ctx.lineWidth = Math.max(1.5, cs * 0.1);
@@ -378,15 +382,21 @@ export class BoardView {
       ctx.globalAlpha = 1;
     };
     // Move numbers on small cells go in the middle over a faded mark, where they fit.
-    const smallNumbers = this.numbers && cs < 30;
-    for (const s of this.stones) if (inRange(s)) mark(s, s.p, smallNumbers ? 0.35 : 1);
+    // (Stones keep their colour: the number is written on them in the opposite one.)
+    const smallNumbers = this.numbers && (cs < 30 || stonesLook);
+    for (const s of this.stones) if (inRange(s)) mark(s, s.p, smallNumbers && !stonesLook ? 0.35 : 1);
     if (this.pending && inRange(this.pending)) mark(this.pending, this.pending.p, 0.5);
     if (this.ghost && inRange(this.ghost)) {
       ctx.fillStyle = c.ghost;
       ctx.fillRect(left(this.ghost.x) + 1, top(this.ghost.y) + 1, cs - 1, cs - 1);
       mark(this.ghost, this.ghost.p, 0.45);
     }
-    if (this.last) {
+    if (this.last && stonesLook && !this.numbers) {
+      // On a stone: a square in the last-move colour at its centre.
+      const d = Math.max(4, cs * 0.26);
+      ctx.fillStyle = c.last;
+      ctx.fillRect(left(this.last.x) + (cs - d) / 2, top(this.last.y) + (cs - d) / 2, d, d);
+    } else if (this.last) {
       ctx.strokeStyle = c.last;
       ctx.lineWidth = Math.max(2, cs * 0.07);
       const inset = ctx.lineWidth / 2 + 1;
@@ -398,6 +408,7 @@ export class BoardView {
       ctx.textBaseline = 'middle';
       for (const s of this.stones) {
         if (!inRange(s)) continue;
+        if (stonesLook) ctx.fillStyle = s.p === 'X' ? c.white : c.black;
         const digits = String(s.n).length;
         ctx.font = `700 ${Math.max(7, Math.round(cs * (digits > 2 ? 0.34 : 0.44)))}px system-ui, sans-serif`;
         ctx.fillText(String(s.n), left(s.x) + cs / 2, top(s.y) + cs / 2 + 0.5);
@@ -428,6 +439,75 @@ export class BoardView {
       this.host.dataset.view = `${v.cx.toFixed(2)},${v.cy.toFixed(2)},${v.cs.toFixed(1)}`;
     }
     this.onView();
+  }
+
+  /** The cells look: lines between cells, a mark (X or O) in each cell. */
+  drawCellLines(geo, range, { bx0, by0, bx1, by1 }) {
+    const ctx = this.ctx;
+    const { cs, ax, ay } = geo;
+    ctx.strokeStyle = this.colors.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let x = range.x0; x <= range.x1 + 1; x++) {
+      const px = Math.round(ax + x * cs) + 0.5;
+      ctx.moveTo(px, by0);
+      ctx.lineTo(px, by1);
+    }
+    for (let y = range.y0 - 1; y <= range.y1; y++) {
+      const py = Math.round(ay - (y + 1) * cs) + 0.5;
+      ctx.moveTo(bx0, py);
+      ctx.lineTo(bx1, py);
+    }
+    ctx.stroke();
+  }
+
+  /**
+   * The gomoku look: lines through the cells' centres (the intersections are the points played)
+   * and star points on a bounded board.
+   */
+  drawIntersections(geo, range) {
+    const ctx = this.ctx;
+    const { cs, ax, ay } = geo;
+    const cx = (x) => Math.round(ax + (x + 0.5) * cs) + 0.5;
+    const cy = (y) => Math.round(ay - (y + 0.5) * cs) + 0.5;
+    const [x0, x1, y0, y1] = this.unbounded ? [0, this.w, 0, this.h] : [cx(0), cx(this.rules.width - 1), cy(this.rules.height - 1), cy(0)];
+    ctx.strokeStyle = this.colors.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let x = range.x0; x <= range.x1; x++) {
+      ctx.moveTo(cx(x), y0);
+      ctx.lineTo(cx(x), y1);
+    }
+    for (let y = range.y0; y <= range.y1; y++) {
+      ctx.moveTo(x0, cy(y));
+      ctx.lineTo(x1, cy(y));
+    }
+    ctx.stroke();
+    if (this.unbounded) return;
+    ctx.fillStyle = this.colors.label;
+    const r = Math.max(1.5, cs * 0.09);
+    for (const x of starLines(this.rules.width)) {
+      for (const y of starLines(this.rules.height)) {
+        ctx.beginPath();
+        ctx.arc(cx(x), cy(y), r, 0, Math.PI * 2);
+        ctx.fill();
+      }
+    }
+  }
+
+  /** A stone of the gomoku look: X plays black, O white. */
+  drawStone(x, y, player, alpha, cs) {
+    const ctx = this.ctx;
+    const c = this.colors;
+    ctx.globalAlpha = alpha;
+    ctx.beginPath();
+    ctx.arc(x, y, cs * 0.43, 0, Math.PI * 2);
+    ctx.fillStyle = player === 'X' ? c.black : c.white;
+    ctx.fill();
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = c.black;
+    ctx.stroke();
+    ctx.globalAlpha = 1;
   }
 
   drawLabels(geo, range) {

@@ -1,8 +1,8 @@
 // The player's settings, kept in the browser: the last rules, opponent and side (a new visit
-// starts from them), move numbers, theme and language.
+// starts from them), move numbers, the board's look, theme and language.
 
 const SETTINGS_KEY = 'mnk.settings';
-const DEFAULTS = { rules: '15x15x5', opponent: 'level2', side: 'X', numbers: false, theme: 'auto', lang: null };
+const DEFAULTS = { rules: '15x15x5', opponent: 'level2', side: 'X', numbers: false, look: 'cells', theme: 'auto', lang: null };
 
 function loadSettings() {
   try {

@@ -123,17 +123,19 @@ export function render() {
   const outcome = st ? st.outcome : { status: 'ongoing' };
   const list = stones();
   const { hint, heat, tree } = store;
+  const host = $('board');
   board.stones = list;
   board.last = st && st.last ? { x: st.last.x, y: st.last.y } : null;
   board.line = outcome.status === 'win' && outcome.line ? outcome.line.map((c) => ({ x: c.x, y: c.y })) : null;
   board.ghost = hint;
   board.numbers = settings.numbers;
+  board.look = settings.look === 'stones' ? 'stones' : 'cells';
+  host.dataset.look = board.look;
   board.heat = heat.on && heat.weights ? heat.weights.list : null;
   board.schedule();
   grid.setStones(list);
 
   const lineLength = tree.line().length;
-  const host = $('board');
   host.dataset.status = outcome.status;
   host.dataset.winner = outcome.winner || '';
   host.dataset.line = board.line ? outcome.line.map((c) => c.cell).join(' ') : '';

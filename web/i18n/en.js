@@ -104,4 +104,7 @@ export default {
   keyNav: 'Step through the game (a move played from an earlier position starts a variation)',
   keyArrows: 'On the board: move across it and play',
   minimap: 'All stones: click to go there',
+  look: 'Board look',
+  lookCells: 'X and O',
+  lookStones: 'Stones',
 };

@@ -133,4 +133,7 @@ export default {
   keyNav: 'Przeglądanie partii (ruch zagrany z wcześniejszej pozycji tworzy wariant)',
   keyArrows: 'Na planszy: poruszanie się i ruch',
   minimap: 'Wszystkie kamienie: kliknij, aby tam przejść',
+  look: 'Wygląd planszy',
+  lookCells: 'X i O',
+  lookStones: 'Kamienie',
 };
