@@ -7,6 +7,7 @@
 
 import { call } from './api.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
+import { refreshExact, toggleExact } from './exact.js';
 import { hideError, retryError, showError, showRequestFailure } from './errors.js';
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
 import { bindKeys } from './keys.js';
@@ -35,6 +36,7 @@ function bind() {
   hooks.activate = humanMove;
   hooks.goto = goto;
   onSettled(refreshHeat);
+  onSettled(refreshExact);
 
   const buttons = {
     'btn-new': openNewGame,
@@ -44,6 +46,7 @@ function bind() {
     'btn-auto': autoMove,
     'btn-heat': toggleHeat,
     'btn-numbers': toggleNumbers,
+    'btn-exact': toggleExact,
     'btn-centre': () => board.recentre(),
     'btn-help': () => $('dlg-help').showModal(),
     'btn-retry': retryError,
@@ -58,6 +61,7 @@ function bind() {
   bindKeys(
     {
       d: autoMove,
+      e: toggleExact,
       t: showWeightUnderPointer,
       w: toggleHeat,
       h: askHint,

@@ -45,6 +45,7 @@ export class BoardView {
     this.ghost = null; // {x, y, p}
     this.pending = null; // {x, y, p} a move waiting for the server's answer
     this.heat = null; // [{x, y, weight}]
+    this.exact = null; // [{x, y, kind: 'win'|'draw'|'loss', plies}] for the side to move
     this.numbers = false;
     /** 'cells' (X and O in the cells) or 'stones' (black and white on the intersections) */
     this.look = 'cells';
@@ -68,7 +69,7 @@ export class BoardView {
 
   readColors() {
     const cs = getComputedStyle(document.documentElement);
-    for (const name of ['board', 'grid', 'label', 'x', 'o', 'black', 'white', 'last', 'win', 'ghost', 'heat', 'hover', 'number', 'strip']) {
+    for (const name of ['board', 'grid', 'label', 'x', 'o', 'black', 'white', 'exact-win', 'exact-draw', 'exact-loss', 'last', 'win', 'ghost', 'heat', 'hover', 'number', 'strip']) {
       this.colors[name] = cs.getPropertyValue(`--c-${name}`).trim() || '#888';
     }
     this.schedule();
@@ -333,6 +334,7 @@ export class BoardView {
       }
       ctx.globalAlpha = 1;
     }
+    if (this.exact) this.drawExact(geo, inRange);
     if (this.hover && inRange(this.hover)) {
       ctx.fillStyle = c.hover;
       ctx.fillRect(left(this.hover.x), top(this.hover.y), cs, cs);
@@ -439,6 +441,34 @@ export class BoardView {
       this.host.dataset.view = `${v.cx.toFixed(2)},${v.cy.toFixed(2)},${v.cs.toFixed(1)}`;
     }
     this.onView();
+  }
+
+  /**
+   * Exact mode: each cell in the colour of its value for the side to move, stronger for a
+   * quicker win or a slower loss, with the plies to the end written where they fit.
+   */
+  drawExact(geo, inRange) {
+    const ctx = this.ctx;
+    const { cs, ax, ay } = geo;
+    const c = this.colors;
+    const longest = Math.max(1, ...this.exact.map((e) => e.plies || 0));
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = `700 ${Math.round(Math.min(22, cs * 0.34))}px system-ui, sans-serif`;
+    for (const e of this.exact) {
+      if (!inRange(e)) continue;
+      const x = ax + e.x * cs;
+      const y = ay - (e.y + 1) * cs;
+      const urgency = e.kind === 'draw' ? 0.5 : e.kind === 'win' ? 1 - (e.plies - 1) / (longest + 1) : (e.plies - 1) / (longest + 1);
+      ctx.globalAlpha = 0.25 + 0.45 * urgency;
+      ctx.fillStyle = c[`exact-${e.kind}`];
+      ctx.fillRect(x + 1, y + 1, cs - 1, cs - 1);
+      ctx.globalAlpha = 1;
+      if (cs >= 22) {
+        ctx.fillStyle = c.label;
+        ctx.fillText(e.kind === 'draw' ? '=' : String(e.plies), x + cs / 2, y + cs / 2);
+      }
+    }
   }
 
   /** The cells look: lines between cells, a mark (X or O) in each cell. */

@@ -34,6 +34,8 @@ export const store = {
   info: '',
   /** the heat map: shown or not, the weights of the position shown, the request in flight */
   heat: { on: false, weights: null, ctl: null },
+  /** exact mode: shown or not, a request in flight (values are kept on the tree's nodes) */
+  exact: { on: false, loading: false, ctl: null },
   /** the error shown, with its retry: {retry} */
   error: null,
   /** the cell under the pointer, with where the pointer is */

@@ -7,7 +7,7 @@ import { BoardView } from './board.js';
 import { GridMirror } from './grid.js';
 import { Minimap } from './minimap.js';
 import { lang, t } from './i18n.js';
-import { displayName, other, parseCell, rulesToString } from './notation.js';
+import { cellName, displayName, other, parseCell, rulesToString } from './notation.js';
 import { settings } from './settings.js';
 import { humanToMove, ongoing, playerOf, position, store, vsComputer } from './store.js';
 
@@ -99,6 +99,31 @@ export function opponentTitle(o) {
   return b ? b.title : o.bot;
 }
 
+// ---- exact mode ----
+
+/** The exact values of the empty cells of the position shown, when exact mode has them. */
+function exactCells() {
+  const node = store.tree.cursor;
+  if (!store.exact.on || !node.exact || !node.exact.moves) return null;
+  return node.exact.moves.map((m) => ({ x: m.x, y: m.y, kind: m.value.kind, plies: m.value.plies }));
+}
+
+/** What exact mode shows, in words: the key to the colours, or why there are none. */
+function renderLegend(st) {
+  const el = $('legend');
+  const node = store.tree.cursor;
+  let text = '';
+  if (store.exact.on && st && ongoing()) {
+    if (store.exact.loading && !node.exact) text = t('exactSolving');
+    else if (node.exact && node.exact.unsolved === 'too_large') text = t('exactTooLarge');
+    else if (node.exact && node.exact.unsolved) text = t('exactOutOfTime');
+    else if (node.exact) text = `${t('exactLegend', { p: st.to_move })} ${t('exactPosition', { value: valueText(node.exact.value, st.to_move) })}`;
+  }
+  el.textContent = text;
+  el.hidden = !text;
+  el.dataset.state = node.exact ? node.exact.unsolved || 'solved' : store.exact.loading ? 'solving' : '';
+}
+
 // ---- drawing --------------------------------------------------------------------------------
 
 /** The stones of the position shown, in move order. */
@@ -132,6 +157,7 @@ export function render() {
   board.look = settings.look === 'stones' ? 'stones' : 'cells';
   host.dataset.look = board.look;
   board.heat = heat.on && heat.weights ? heat.weights.list : null;
+  board.exact = exactCells();
   board.schedule();
   grid.setStones(list);
 
@@ -144,6 +170,9 @@ export function render() {
   host.dataset.toMove = st ? st.to_move : '';
   host.dataset.hint = hint ? hint.cell : '';
   host.dataset.heatCells = board.heat ? String(board.heat.length) : '';
+  host.dataset.exactCells = board.exact ? String(board.exact.length) : '';
+  host.dataset.exact = board.exact ? board.exact.map((e) => `${cellName(e.x, e.y)}:${e.kind}`).join(' ') : '';
+  renderLegend(st);
 
   $('game-title').textContent = `${rulesTitle(store.rules)} — ${opponentTitle(store.opponent)}`;
   $('btn-centre').hidden = !store.rules.unbounded;

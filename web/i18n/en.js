@@ -107,4 +107,11 @@ export default {
   look: 'Board look',
   lookCells: 'X and O',
   lookStones: 'Stones',
+  exactMode: 'Exact values',
+  keyExact: 'Exact values of every move (small boards)',
+  exactSolving: 'Solving…',
+  exactLegend: 'Every free cell by its exact value for {p}: green wins, grey draws, red loses; the number is plies to the end.',
+  exactPosition: 'The position: {value}.',
+  exactTooLarge: 'This board is too large to solve exactly here: ask the engine instead (hint, heat map).',
+  exactOutOfTime: 'The solver could not prove this position in time: ask the engine instead (hint, heat map).',
 };

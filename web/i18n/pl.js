@@ -136,4 +136,11 @@ export default {
   look: 'Wygląd planszy',
   lookCells: 'X i O',
   lookStones: 'Kamienie',
+  exactMode: 'Dokładne wartości',
+  keyExact: 'Dokładna wartość każdego ruchu (małe plansze)',
+  exactSolving: 'Rozwiązywanie…',
+  exactLegend: 'Każde wolne pole według dokładnej wartości dla {p}: zielone wygrywa, szare remisuje, czerwone przegrywa; liczba to półruchy do końca.',
+  exactPosition: 'Pozycja: {value}.',
+  exactTooLarge: 'Ta plansza jest za duża, by ją tu dokładnie rozwiązać: zapytaj silnik (podpowiedź, mapa cieplna).',
+  exactOutOfTime: 'Solver nie zdążył udowodnić tej pozycji: zapytaj silnik (podpowiedź, mapa cieplna).',
 };
