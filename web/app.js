@@ -8,6 +8,7 @@
 import { call } from './api.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
 import { refreshExact, toggleExact } from './exact.js';
+import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
 import { hideError, retryError, showError, showRequestFailure } from './errors.js';
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
 import { bindKeys } from './keys.js';
@@ -33,7 +34,12 @@ function setTheme(theme) {
 }
 
 function bind() {
-  hooks.activate = humanMove;
+  // A move chosen while trying to find a better move is judged, not played.
+  hooks.activate = (cell) => {
+    const trial = store.review.trial;
+    if (trial && store.tree.cursor === trial.node.parent && !store.step) judgeTrial(cell).catch((e) => showRequestFailure(e, null));
+    else humanMove(cell);
+  };
   hooks.goto = goto;
   onSettled(refreshHeat);
   onSettled(refreshExact);
@@ -47,6 +53,14 @@ function bind() {
     'btn-heat': toggleHeat,
     'btn-numbers': toggleNumbers,
     'btn-exact': toggleExact,
+    'btn-review': toggleReview,
+    'btn-trial': () => {
+      if (!startTrial(goto)) {
+        store.review.lastVerdict = t('trialNone');
+        render();
+      }
+    },
+    'btn-reveal': revealTrial,
     'btn-centre': () => board.recentre(),
     'btn-help': () => $('dlg-help').showModal(),
     'btn-retry': retryError,
@@ -62,6 +76,7 @@ function bind() {
     {
       d: autoMove,
       e: toggleExact,
+      r: toggleReview,
       t: showWeightUnderPointer,
       w: toggleHeat,
       h: askHint,

@@ -36,6 +36,8 @@ export const store = {
   heat: { on: false, weights: null, ctl: null },
   /** exact mode: shown or not, a request in flight (values are kept on the tree's nodes) */
   exact: { on: false, loading: false, ctl: null },
+  /** review: shown or not, progress, the request in flight, the "find the better move" trial */
+  review: { on: false, ctl: null, done: 0, total: 0, trial: null, lastVerdict: '', tooLarge: false },
   /** the error shown, with its retry: {retry} */
   error: null,
   /** the cell under the pointer, with where the pointer is */

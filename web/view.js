@@ -187,7 +187,39 @@ export function render() {
   $('viewing').textContent = tree.ply < lineLength ? t('viewingPly', { n: tree.ply, of: lineLength }) : '';
   $('info').textContent = typeof store.info === 'function' ? store.info() : store.info;
   renderMoveList();
+  renderReview();
   updateButtons();
+}
+
+const MARK_SYMBOLS = { best: '★', good: '✓', inaccuracy: '?!', mistake: '?', blunder: '??' };
+const MARK_ORDER = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
+
+/** The review's progress, its summary per player, and the "find the better move" trial. */
+function renderReview() {
+  const { review, tree } = store;
+  const el = $('review');
+  el.hidden = !review.on;
+  $('btn-review').setAttribute('aria-pressed', String(review.on));
+  if (!review.on) return;
+  const line = tree.line();
+  const marked = line.filter((n) => n.review).length;
+  el.dataset.done = String(marked === line.length && !review.ctl);
+  $('review-progress').textContent = review.ctl ? t('reviewing', { n: review.done, of: review.total }) : t('reviewDone', { n: marked });
+  const rows = ['X', 'O'].map((p) => {
+    const counts = Object.fromEntries(MARK_ORDER.map((m) => [m, 0]));
+    line.forEach((n, i) => {
+      if (n.review && playerOf(i) === p) counts[n.review.mark] += 1;
+    });
+    return { p, counts };
+  });
+  const table = $('review-summary');
+  const head = `<tr><th></th>${MARK_ORDER.map((m) => `<th title="${t(`mark_${m}`)}" class="m-${m}">${MARK_SYMBOLS[m]}</th>`).join('')}</tr>`;
+  const body = rows.map((r) => `<tr data-player="${r.p}"><th>${r.p}</th>${MARK_ORDER.map((m) => `<td data-mark="${m}">${r.counts[m]}</td>`).join('')}</tr>`).join('');
+  table.innerHTML = head + body;
+  const trial = review.trial;
+  $('review-verdict').textContent = trial ? trial.verdict || t('trialAsk', { cell: trial.node.move }) : review.lastVerdict || '';
+  $('btn-trial').hidden = Boolean(trial) || Boolean(review.ctl);
+  $('btn-reveal').hidden = !trial;
 }
 
 /**
@@ -207,6 +239,14 @@ function renderMoveList() {
     go.className = 'go';
     go.innerHTML = `<span class="n">${i + 1}.</span> <span class="p">${playerOf(i)}</span> <span class="c"></span>`;
     go.querySelector('.c').textContent = node.move;
+    if (node.review) {
+      const mark = document.createElement('span');
+      mark.className = `mark m-${node.review.mark}`;
+      mark.dataset.mark = node.review.mark;
+      mark.textContent = MARK_SYMBOLS[node.review.mark];
+      mark.title = t(`mark_${node.review.mark}`);
+      go.appendChild(mark);
+    }
     if (node === tree.cursor) go.setAttribute('aria-current', 'step');
     go.addEventListener('click', () => hooks.goto(node));
     li.appendChild(go);
