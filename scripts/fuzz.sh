@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(record diagram rules gomocup_line gomocup_session api_json)
+TARGETS=(record diagram rules psq gomocup_line gomocup_session api_json)
 
 usage() {
     echo "usage: $0 TARGET|all|list [MINUTES]   (targets: ${TARGETS[*]})" >&2

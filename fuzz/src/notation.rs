@@ -1,12 +1,15 @@
-//! Checks for mnk-core's notations: move records (and the cells in them), diagrams and rules
-//! text.
+//! Checks for mnk-core's notations: move records (and the cells in them), diagrams, rules text
+//! and Piskvork `.psq` files.
 //!
 //! Each check takes the fuzzer's bytes, reads them the way a front-end would, and panics when a
 //! property fails: what parses must print back to text that parses to the same value, and what
 //! mnk-core computes two ways (incrementally while playing, from scratch by a scan) must agree.
 //! This file uses only mnk-core and std, so mnk-core's replay test includes it as it is.
 
-use mnk_core::{Cell, Outcome, PlayError, Position, Record, Rules, MAX_COORD, MAX_PICTURE_SPAN};
+use mnk_core::{
+    Cell, Outcome, PlayError, Position, Psq, PsqError, Record, Rules, MAX_COORD, MAX_PICTURE_SPAN,
+    MAX_SIDE,
+};
 
 /// Whether both coordinates lie within ±[`MAX_COORD`], computed without `Cell::in_range` (and
 /// without `i32` arithmetic that could overflow), so that a bug there cannot hide itself.
@@ -239,4 +242,74 @@ pub fn rules(data: &[u8]) {
         }
         Err(e) => assert!(!e.to_string().is_empty()),
     }
+}
+
+/// A Piskvork `.psq` file. Line ends (CRLF or LF) and a byte-order mark do not change what it
+/// reads as. What reads has a board mnk plays and moves on distinct cells of it; they play under
+/// the implied rules until the game ends, never refused otherwise; written back, the file reads
+/// as the same game, and each written move line, converted by hand (1-based, rows from the top),
+/// is the move. A refusal names a move exactly when it is about one.
+pub fn psq(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let read = text.parse::<Psq>();
+    assert_eq!(
+        text.replace("\r\n", "\n").parse::<Psq>(),
+        read,
+        "CRLF and LF read alike: {text:?}"
+    );
+    if !text.starts_with('\u{feff}') {
+        assert_eq!(
+            format!("\u{feff}{text}").parse::<Psq>(),
+            read,
+            "a byte-order mark is skipped: {text:?}"
+        );
+    }
+    let psq = match read {
+        Ok(psq) => psq,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            let about_a_move = matches!(e, PsqError::OffBoard { .. } | PsqError::Taken { .. });
+            assert_eq!(e.index().is_some(), about_a_move, "{e:?}");
+            return;
+        }
+    };
+    let (width, height) = (psq.width(), psq.height());
+    assert!((1..=MAX_SIDE).contains(&width) && (1..=MAX_SIDE).contains(&height));
+    let rules = psq.rules().expect("a psq board always has rules");
+    assert_eq!(rules.size(), Some((width, height)));
+    let mut seen = std::collections::HashSet::new();
+    for &c in psq.moves() {
+        assert!(rules.contains(c), "{c:?} is off the {width}x{height} board");
+        assert!(seen.insert(c), "{c:?} is taken twice");
+    }
+    // Under the implied rules the moves play until the game ends: the reader already refused
+    // every other reason.
+    let mut pos = Position::new(rules);
+    for &c in psq.moves() {
+        match pos.try_play(c) {
+            Ok(()) => {}
+            Err(PlayError::GameOver) => break,
+            Err(e) => panic!("{c:?} refused after the reader accepted it: {e}"),
+        }
+    }
+    assert_eq!(pos.hash(), pos.fresh_hash());
+
+    let written = psq.to_string();
+    assert_eq!(written.parse::<Psq>().as_ref(), Ok(&psq), "{written:?}");
+    let mut lines = written.split("\r\n");
+    assert_eq!(
+        lines.next(),
+        Some(format!("Piskvorky {width}x{height}, 0:0, 0").as_str())
+    );
+    let by_hand: Vec<Cell> = lines
+        .filter_map(|line| {
+            let mut fields = line.split(',');
+            let x: i32 = fields.next()?.parse().ok()?;
+            let y: i32 = fields.next()?.parse().ok()?;
+            Some(Cell::new(x - 1, height as i32 - y))
+        })
+        .collect();
+    assert_eq!(by_hand, psq.moves(), "{written:?}");
 }

@@ -24,7 +24,7 @@ use std::fmt;
 use crate::cell::{column_name, Cell};
 use crate::player::Player;
 use crate::position::{Outcome, Position};
-use crate::rules::Rules;
+use crate::rules::{Board, Rules};
 
 /// Why a diagram could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,6 +154,45 @@ fn parse_row(line_no: usize, line: &str) -> Result<Vec<Option<Player>>, DiagramE
         .collect()
 }
 
+/// A diagram read as text, before any rules are applied: the `@ x,y` origin, if given, and the
+/// rows from the top, all of one length.
+struct Picture {
+    origin: Option<Cell>,
+    rows: Vec<Vec<Option<Player>>>,
+}
+
+impl Picture {
+    /// Reads the lines of a diagram; an origin line is refused unless `origin_allowed`.
+    fn read(text: &str, origin_allowed: bool) -> Result<Picture, DiagramError> {
+        let mut origin = None;
+        let mut rows = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            if line.is_empty() {
+                continue;
+            }
+            if line.starts_with('@') {
+                if !origin_allowed {
+                    return Err(DiagramError::BadOrigin(line.to_string()));
+                }
+                origin = Some(parse_origin(line)?);
+                continue;
+            }
+            if line.split_whitespace().next() == Some("a") {
+                continue; // the column header
+            }
+            rows.push(parse_row(i + 1, line)?);
+        }
+        let width = rows.first().map_or(0, Vec::len);
+        if rows.iter().any(|r| r.len() != width) {
+            return Err(DiagramError::WrongShape(
+                "rows have different lengths".into(),
+            ));
+        }
+        Ok(Picture { origin, rows })
+    }
+}
+
 fn parse_origin(text: &str) -> Result<Cell, DiagramError> {
     let bad = || DiagramError::BadOrigin(text.to_string());
     let (x, y) = text
@@ -182,31 +221,8 @@ impl Position {
     /// assert_eq!(pos.to_move(), Player::O);
     /// ```
     pub fn from_diagram(rules: Rules, text: &str) -> Result<Position, DiagramError> {
-        let mut origin = None;
-        let mut rows = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            if line.is_empty() {
-                continue;
-            }
-            if line.starts_with('@') {
-                if rules.is_bounded() {
-                    return Err(DiagramError::BadOrigin(line.to_string()));
-                }
-                origin = Some(parse_origin(line)?);
-                continue;
-            }
-            if line.split_whitespace().next() == Some("a") {
-                continue; // the column header
-            }
-            rows.push(parse_row(i + 1, line)?);
-        }
+        let Picture { origin, rows } = Picture::read(text, !rules.is_bounded())?;
         let width = rows.first().map_or(0, Vec::len);
-        if rows.iter().any(|r| r.len() != width) {
-            return Err(DiagramError::WrongShape(
-                "rows have different lengths".into(),
-            ));
-        }
         let top_left = match rules.size() {
             Some((w, h)) => {
                 if rows.len() != h as usize || width != w as usize {
@@ -232,6 +248,34 @@ impl Position {
             }
         }
         Position::from_stones(rules, stones)
+    }
+
+    /// The board a diagram draws, for reading one whose rules are not known: the unbounded board
+    /// when it has an `@ x,y` origin line, otherwise a bounded board as wide and tall as its rows.
+    /// Pass rules for that board to [`Position::from_diagram`] to read the position.
+    ///
+    /// ```
+    /// use mnk_core::{Board, Position};
+    /// let board = Position::diagram_board("  a b c d\n2 X . O .\n1 . X . .").unwrap();
+    /// assert_eq!(board, Board::Bounded { width: 4, height: 2 });
+    /// assert_eq!(Position::diagram_board("@ -3,2\nX O").unwrap(), Board::Unbounded);
+    /// ```
+    pub fn diagram_board(text: &str) -> Result<Board, DiagramError> {
+        let Picture { origin, rows } = Picture::read(text, true)?;
+        if origin.is_some() {
+            return Ok(Board::Unbounded);
+        }
+        let width = rows.first().map_or(0, Vec::len);
+        if width == 0 {
+            return Err(DiagramError::WrongShape(
+                "there are no rows of '.', 'X' and 'O'".into(),
+            ));
+        }
+        let side = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok(Board::Bounded {
+            width: side(width),
+            height: side(rows.len()),
+        })
     }
 
     /// Builds a position from each player's stones (indexed by [`Player::index`]). The history
@@ -347,6 +391,30 @@ mod tests {
         assert!(matches!(err, DiagramError::Unreachable(_)), "{err}");
         let full = Position::from_diagram(rules, "X O X\nX O O\nO X X").unwrap();
         assert_eq!(*full.outcome(), Outcome::Draw);
+    }
+
+    #[test]
+    fn diagrams_tell_their_board() {
+        let pos = Position::from_diagram(Preset::TicTacToe.rules(), "X . .\n. O .\n. . X").unwrap();
+        assert_eq!(
+            Position::diagram_board(&pos.to_string()),
+            Ok(Board::Bounded {
+                width: 3,
+                height: 3
+            })
+        );
+        assert_eq!(
+            Position::diagram_board("XO.\n..."),
+            Ok(Board::Bounded {
+                width: 3,
+                height: 2
+            })
+        );
+        let unbounded = Position::new(Preset::Unbounded.rules()).to_string();
+        assert_eq!(Position::diagram_board(&unbounded), Ok(Board::Unbounded));
+        for bad in ["", "\n  \n", "1\n2", "X.\n...", "X ? ."] {
+            assert!(Position::diagram_board(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -3,12 +3,14 @@
 //! Everything that decides what is legal and who has won lives here, and nowhere else:
 //! [`Rules`] (board, k, win condition, who starts; validated at construction), [`Position`]
 //! (stones, history, hash, outcome), [`Cell`] notation (`h8` and `x,y`), game [`Record`]s,
-//! ASCII diagrams and board [`Symmetry`]s. Front-ends and the engine build on these types.
+//! ASCII diagrams, Piskvork's `.psq` files ([`Psq`]) and board [`Symmetry`]s. Front-ends and the
+//! engine build on these types.
 
 mod cell;
 mod diagram;
 mod player;
 mod position;
+mod psq;
 mod record;
 mod rules;
 mod symmetry;
@@ -18,6 +20,7 @@ pub use cell::{column_name, parse_column, Cell, CellParseError, DIRECTIONS, MAX_
 pub use diagram::{DiagramError, MAX_PICTURE_SPAN};
 pub use player::Player;
 pub use position::{Outcome, PlayError, Position};
+pub use psq::{Psq, PsqError, PSQ_K};
 pub use record::Record;
 pub use rules::{Board, Preset, Rules, RulesError, Win, MAX_K, MAX_SIDE};
 pub use symmetry::Symmetry;

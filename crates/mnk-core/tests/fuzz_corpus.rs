@@ -1,6 +1,7 @@
-//! Replays the fuzz corpus of mnk-core's notations (`fuzz/corpus/{record,diagram,rules}`) through
-//! the fuzz targets' own checks, which this test includes from `fuzz/src/`: what the fuzzer found
-//! stays checked by `cargo test`, without the fuzzer. `./scripts/fuzz.sh` grows the corpus.
+//! Replays the fuzz corpus of mnk-core's notations (`fuzz/corpus/{record,diagram,rules,psq}`)
+//! through the fuzz targets' own checks, which this test includes from `fuzz/src/`: what the
+//! fuzzer found stays checked by `cargo test`, without the fuzzer. `./scripts/fuzz.sh` grows the
+//! corpus.
 
 #[path = "../../../fuzz/src/notation.rs"]
 mod notation;
@@ -26,4 +27,9 @@ fn diagrams_round_trip_and_replay_as_games() {
 #[test]
 fn rules_text_round_trips() {
     replay::replay(&corpus("rules"), notation::rules);
+}
+
+#[test]
+fn psq_files_read_write_and_play_consistently() {
+    replay::replay(&corpus("psq"), notation::psq);
 }

@@ -33,6 +33,9 @@ pub enum ApiError {
     BadContentType(String),
     /// The rules are impossible or unreadable.
     BadRules(String),
+    /// Text to import is in no format the server recognises, or a file in a recognised format
+    /// is damaged or does not fit the rules given with it.
+    Import(String),
     /// A move is not a cell in either notation.
     BadCell {
         /// Which move, from 0.
@@ -105,6 +108,7 @@ impl ApiError {
             ApiError::BadJson(_) => "bad_json",
             ApiError::BadContentType(_) => "bad_content_type",
             ApiError::BadRules(_) => "bad_rules",
+            ApiError::Import(_) => "import",
             ApiError::BadCell { .. } => "bad_cell",
             ApiError::IllegalMove { .. } => "illegal_move",
             ApiError::GameOver { .. } => "game_over",
@@ -133,6 +137,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::BadRules(_)
+            | ApiError::Import(_)
             | ApiError::IllegalMove { .. }
             | ApiError::TooLarge(_)
             | ApiError::Unsupported(_)
@@ -168,6 +173,7 @@ impl ApiError {
             | ApiError::BadJson(m)
             | ApiError::BadContentType(m)
             | ApiError::BadRules(m)
+            | ApiError::Import(m)
             | ApiError::BodyTooLarge(m)
             | ApiError::TooLarge(m)
             | ApiError::UnknownBot(m)

@@ -37,12 +37,28 @@ impl GameRequest {
 /// Validates a game into a position: the rules first, then the length of the move list, then each
 /// cell's notation, then each move's legality (by mnk-core).
 pub fn position(rules: &Json, moves: &[Json]) -> Result<Position, ApiError> {
-    let rules = parse_rules(rules)?;
+    play(parse_rules(rules)?, moves)
+}
+
+/// Plays a move list under rules already read: the length of the list, then each cell's
+/// notation, then each move's legality, as [`position`] does.
+pub fn play(rules: Rules, moves: &[Json]) -> Result<Position, ApiError> {
+    check_move_count(&rules, moves.len())?;
+    let moves = moves
+        .iter()
+        .enumerate()
+        .map(|(index, m)| parse_cell(m).map_err(|message| ApiError::BadCell { index, message }))
+        .collect::<Result<Vec<Cell>, ApiError>>()?;
+    Position::from_moves(rules, &moves).map_err(|(index, e)| ApiError::from_play(index, &e))
+}
+
+/// Refuses a game of more moves than the board has cells, or than [`MAX_UNBOUNDED_MOVES`] on
+/// the unbounded board (`too_large`).
+pub fn check_move_count(rules: &Rules, count: usize) -> Result<(), ApiError> {
     let limit = rules.cell_count().unwrap_or(MAX_UNBOUNDED_MOVES);
-    if moves.len() > limit {
+    if count > limit {
         return Err(ApiError::TooLarge(format!(
-            "{} moves is more than {} allow (at most {limit})",
-            moves.len(),
+            "{count} moves is more than {} allow (at most {limit})",
             if rules.is_bounded() {
                 "the board's cells"
             } else {
@@ -50,12 +66,7 @@ pub fn position(rules: &Json, moves: &[Json]) -> Result<Position, ApiError> {
             }
         )));
     }
-    let moves = moves
-        .iter()
-        .enumerate()
-        .map(|(index, m)| parse_cell(m).map_err(|message| ApiError::BadCell { index, message }))
-        .collect::<Result<Vec<Cell>, ApiError>>()?;
-    Position::from_moves(rules, &moves).map_err(|(index, e)| ApiError::from_play(index, &e))
+    Ok(())
 }
 
 /// Reads rules given as an object (validated by mnk-core's deserializer) or as a string in

@@ -21,6 +21,7 @@ pub mod connection;
 pub mod error;
 pub mod game;
 pub mod head;
+pub mod import;
 pub mod log;
 pub mod play;
 pub mod pool;
