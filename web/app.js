@@ -8,6 +8,7 @@
 import { call } from './api.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
 import { refreshExact, toggleExact } from './exact.js';
+import { bindShare, openShare } from './share.js';
 import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
 import { hideError, retryError, showError, showRequestFailure } from './errors.js';
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
@@ -54,6 +55,7 @@ function bind() {
     'btn-numbers': toggleNumbers,
     'btn-exact': toggleExact,
     'btn-review': toggleReview,
+    'btn-share': openShare,
     'btn-trial': () => {
       if (!startTrial(goto)) {
         store.review.lastVerdict = t('trialNone');
@@ -77,6 +79,7 @@ function bind() {
       d: autoMove,
       e: toggleExact,
       r: toggleReview,
+      i: openShare,
       t: showWeightUnderPointer,
       w: toggleHeat,
       h: askHint,
@@ -94,7 +97,7 @@ function bind() {
         hideTip();
       },
     },
-    { blocked: () => $('dlg-new').open || $('dlg-help').open },
+    { blocked: () => $('dlg-new').open || $('dlg-help').open || $('dlg-share').open },
   );
 
   $('sel-lang').addEventListener('change', async (e) => {
@@ -114,6 +117,7 @@ function bind() {
   });
   onSystemSchemeChange(() => setTheme(settings.theme));
   bindDialog();
+  bindShare();
 }
 
 function afterLanguage() {
