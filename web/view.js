@@ -136,7 +136,7 @@ function statusText(outcome, st) {
     if (!vsComputer()) return t('playerWins', { p: outcome.winner });
     return outcome.winner === store.side ? t('youWin') : t('computerWins');
   }
-  if (outcome.status === 'draw') return t('draw');
+  if (outcome.status === 'draw') return outcome.reason === 'no_line_left' ? t('drawNoLine') : t('draw');
   if (!st) return '';
   if (!vsComputer()) return t('playerToMove', { p: st.to_move });
   return st.to_move === store.side ? t('yourMove', { p: st.to_move }) : t('computerToMove', { p: st.to_move });

@@ -1,6 +1,7 @@
 // Fixes from the study review: the game-over banner does not move or shrink the board and the
-// status is above the board (in view on phones); shortcuts work by physical key whatever the
-// keyboard layout; a preset in the new-game dialog is its whole rule set.
+// status is above the board (in view on phones); a game no one can win any more is a draw;
+// shortcuts work by physical key whatever the keyboard layout; a preset in the new-game dialog
+// is its whole rule set.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, idle, launch, open, play, VIEWPORTS } from '../lib.mjs';
@@ -32,6 +33,19 @@ for (const vp of VIEWPORTS) {
       assert.ok(banner.top >= 0 && banner.bottom <= vp.viewport.height, 'the result is in view');
       const afterWin = await place();
       assert.deepEqual(afterWin, before, 'the board keeps its place and size');
+      await page.done();
+    });
+
+    test('an early draw: no line can be completed any more', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=b2.a1.c3.a3.a2.c2.b3&o=human');
+      await play(page, 'b1', vp);
+      const b = await board(page);
+      assert.equal(b.status, 'draw');
+      assert.equal(await page.textContent('#banner-text'), 'Draw: no line can be completed any more');
+      // c1 is still empty, but the game is over: a click changes nothing.
+      await page.click('#grid [data-cell="c1"]');
+      await page.waitForTimeout(300);
+      assert.equal((await board(page)).ply, '8');
       await page.done();
     });
 

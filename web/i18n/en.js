@@ -147,4 +147,5 @@ export default {
   saved: 'Saved as {what}.',
   record: 'record',
   link: 'link',
+  drawNoLine: 'Draw: no line can be completed any more',
 };

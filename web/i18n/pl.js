@@ -176,4 +176,5 @@ export default {
   saved: 'Zapisano jako {what}.',
   record: 'zapis',
   link: 'link',
+  drawNoLine: 'Remis: nie da się już ułożyć żadnej linii',
 };

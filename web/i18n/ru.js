@@ -176,4 +176,5 @@ export default {
   saved: 'Сохранено как {what}.',
   record: 'запись',
   link: 'ссылка',
+  drawNoLine: 'Ничья: ни одну линию уже не составить',
 };

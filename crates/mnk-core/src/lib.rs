@@ -8,6 +8,7 @@
 
 mod cell;
 mod diagram;
+mod live;
 mod player;
 mod position;
 mod psq;

@@ -49,7 +49,46 @@ pub fn play(rules: Rules, moves: &[Json]) -> Result<Position, ApiError> {
         .enumerate()
         .map(|(index, m)| parse_cell(m).map_err(|message| ApiError::BadCell { index, message }))
         .collect::<Result<Vec<Cell>, ApiError>>()?;
-    Position::from_moves(rules, &moves).map_err(|(index, e)| ApiError::from_play(index, &e))
+    let pos =
+        Position::from_moves(rules, &moves).map_err(|(index, e)| ApiError::from_play(index, &e))?;
+    refuse_moves_after_dead_draw(rules, &moves)?;
+    Ok(pos)
+}
+
+/// Refuses a move made after the game became a draw for want of any line left to make
+/// (`game_over`, with the index of the first such move). Once no line is left none ever is
+/// again, so the first dead position is found by halving.
+fn refuse_moves_after_dead_draw(rules: Rules, moves: &[Cell]) -> Result<(), ApiError> {
+    let dead_after =
+        |n: usize| Position::from_moves(rules, &moves[..n]).is_ok_and(|pos| pos.no_line_left());
+    if moves.is_empty() || !dead_after(moves.len() - 1) {
+        return Ok(());
+    }
+    let (mut alive, mut dead) = (0, moves.len() - 1);
+    if dead_after(0) {
+        dead = 0;
+    }
+    while alive + 1 < dead {
+        let mid = (alive + dead) / 2;
+        if dead_after(mid) {
+            dead = mid;
+        } else {
+            alive = mid;
+        }
+    }
+    Err(ApiError::GameOver {
+        index: Some(dead),
+        message: format!(
+            "move {} comes after the game ended: no line could be completed any more, so it is a draw",
+            dead + 1
+        ),
+    })
+}
+
+/// Whether the game is over: won, the board full, or no line left for either player.
+#[must_use]
+pub fn finished(pos: &Position) -> bool {
+    pos.is_over() || pos.no_line_left()
 }
 
 /// Refuses a game of more moves than the board has cells, or than [`MAX_UNBOUNDED_MOVES`] on
@@ -133,6 +172,16 @@ pub fn outcome_json(rules: &Rules, outcome: &Outcome) -> Json {
     }
 }
 
+/// The outcome as the game stands: a dead draw (no line left for either player) is a draw, with
+/// `"reason": "no_line_left"`, though the board is not full.
+#[must_use]
+pub fn game_outcome_json(pos: &Position) -> Json {
+    if pos.no_line_left() {
+        return json!({ "status": "draw", "reason": "no_line_left" });
+    }
+    outcome_json(pos.rules(), pos.outcome())
+}
+
 /// The state of a game, as `POST /api/state` answers it.
 #[must_use]
 pub fn state_json(pos: &Position) -> Json {
@@ -141,7 +190,7 @@ pub fn state_json(pos: &Position) -> Json {
         "moves": cell_names(pos.rules(), pos.history()),
         "ply": pos.ply(),
         "to_move": pos.to_move(),
-        "outcome": outcome_json(pos.rules(), pos.outcome()),
+        "outcome": game_outcome_json(pos),
         "last": pos.last_move().map(|c| cell_json(pos.rules(), c)),
     })
 }

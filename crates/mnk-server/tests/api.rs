@@ -522,3 +522,36 @@ async fn unknown_paths_and_methods_get_json_errors() {
     .await;
     assert_error(&delete, 405, "method_not_allowed");
 }
+
+#[tokio::test]
+async fn a_game_with_no_line_left_is_a_draw_and_takes_no_more_moves() {
+    // One cell left on 3x3 and it completes nothing: drawn before the board is full.
+    let moves = json!(["b2", "a1", "c3", "a3", "a2", "c2", "b3", "b1"]);
+    let reply = post(
+        &app(),
+        "/api/state",
+        json!({"rules": TICTACTOE, "moves": moves}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(
+        reply.json["outcome"],
+        json!({"status": "draw", "reason": "no_line_left"})
+    );
+    let after = post(
+        &app(),
+        "/api/state",
+        json!({"rules": TICTACTOE, "moves": ["b2", "a1", "c3", "a3", "a2", "c2", "b3", "b1", "c1"]}),
+    )
+    .await;
+    assert_error(&after, 409, "game_over");
+    assert_eq!(after.json["error"]["index"], 8);
+    // One move earlier a line is still possible: the game goes on.
+    let earlier = post(
+        &app(),
+        "/api/state",
+        json!({"rules": TICTACTOE, "moves": ["b2", "a1", "c3", "a3", "a2", "c2"]}),
+    )
+    .await;
+    assert_eq!(earlier.json["outcome"]["status"], "ongoing");
+}

@@ -159,6 +159,9 @@ impl Game {
             "hint" | "h" => self.hint(),
             text => match text.parse::<Cell>() {
                 Err(e) => println!("{e}. Type help for the commands."),
+                Ok(_) if self.pos.no_line_left() => {
+                    println!("the game is over: a draw, no line can be completed any more");
+                }
                 Ok(cell) => {
                     if let Err(e) = self.pos.try_play(cell) {
                         println!("{e}");
@@ -181,7 +184,7 @@ impl Game {
     }
 
     fn hint(&mut self) {
-        if self.pos.is_over() {
+        if self.pos.is_over() || self.pos.no_line_left() {
             println!("the game is over");
             return;
         }
@@ -198,6 +201,9 @@ impl Game {
 
 fn result(pos: &Position) -> Option<String> {
     match pos.outcome() {
+        Outcome::Ongoing if pos.no_line_left() => {
+            Some("Draw: no line can be completed any more.".into())
+        }
         Outcome::Ongoing => None,
         Outcome::Draw => Some("Draw: the board is full.".into()),
         Outcome::Win { winner, line } => {
