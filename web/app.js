@@ -14,7 +14,7 @@ import { hideError, retryError, showError, showRequestFailure } from './errors.j
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
 import { bindKeys } from './keys.js';
 import { gameFromUrl, rulesFrom } from './link.js';
-import { parseOpponent } from './notation.js';
+import { parseOpponent, rulesToString } from './notation.js';
 import { autoMove, askHint, back, forward, goto, humanMove, onSettled, startGame, toEnd, toStart, undo } from './play.js';
 import { applyTheme, onSystemSchemeChange, saveSettings, settings } from './settings.js';
 import { FALLBACK_PRESETS, store } from './store.js';
@@ -157,6 +157,19 @@ function openFirstGame() {
   }
   const restore = () =>
     startGame(linked, {
+      // An opponent that does not play these rules: say why, and let two people study it.
+      check: async () => {
+        const r = await call(`bots?rules=${encodeURIComponent(rulesToString(linked.rules))}`);
+        const o = linked.opponent;
+        const entry = o.human ? null : o.level ? r.levels.find((l) => l.level === o.level) : r.bots.find((b) => b.id === o.bot);
+        if (entry && entry.plays === false) {
+          linked.warning = t('errLinkOpponentRules', { why: entry.why });
+          linked.opponent = { human: true };
+        }
+      },
+      onStarted: () => {
+        if (linked.warning) showError(linked.warning, null);
+      },
       onFailed: (err) => {
         if (err.kind === 'http' && err.status < 500) {
           // The link is wrong (bad rules, an illegal move): say so and start a fresh game.

@@ -1,6 +1,7 @@
 // The new-game dialog: a preset or custom rules, the opponent with a description, the side, who
 // moves first. Rules are checked here for a clear message before the server checks them again.
 
+import { call } from './api.js';
 import { describeError } from './errors.js';
 import { t } from './i18n.js';
 import { rulesFrom } from './link.js';
@@ -46,6 +47,51 @@ function setDialogRules(r) {
   syncDialog();
 }
 
+/**
+ * Which opponents play the dialog's rules, as the server says (`GET /api/bots?rules=`): the
+ * others are disabled with the reason as their tooltip. `support` is null until known.
+ */
+let support = null;
+let supportKey = '';
+let supportTimer = 0;
+
+function askSupport(rules) {
+  const key = rules ? rulesToString(rules) : '';
+  if (key === supportKey) return;
+  supportKey = key;
+  support = null;
+  clearTimeout(supportTimer);
+  if (!rules) return applySupport();
+  supportTimer = setTimeout(async () => {
+    try {
+      const r = await call(`bots?rules=${encodeURIComponent(key)}`);
+      if (supportKey !== key) return;
+      support = new Map();
+      for (const b of r.bots) support.set(b.id, b);
+      for (const l of r.levels) support.set(`level${l.level}`, l);
+    } catch {
+      support = null; // the server checks again when the game starts
+    }
+    applySupport();
+  }, 120);
+  applySupport();
+}
+
+/** Why the opponent `value` cannot play the dialog's rules, or ''. */
+function unsupported(value) {
+  const entry = support && support.get(value);
+  return entry && entry.plays === false ? entry.why || t('opponentCannot') : '';
+}
+
+function applySupport() {
+  for (const option of $('f-opponent').options) {
+    const why = unsupported(option.value);
+    option.disabled = Boolean(why);
+    option.title = why;
+  }
+  $('f-opponent-desc').textContent = unsupported(form.elements.opponent.value) || opponentDescription(form.elements.opponent.value);
+}
+
 function syncDialog() {
   const unb = form.elements.unbounded.checked;
   form.elements.width.disabled = unb;
@@ -56,6 +102,8 @@ function syncDialog() {
   const human = form.elements.opponent.value === 'human';
   for (const el of form.querySelectorAll('input[name="side"]')) el.disabled = human;
   $('f-opponent-desc').textContent = opponentDescription(form.elements.opponent.value);
+  askSupport(r);
+  applySupport();
 }
 
 function opponentDescription(value) {
@@ -121,6 +169,12 @@ function submitNewGame() {
   showFormError('');
   const rules = readDialogRules(true);
   if (!rules) return;
+  const why = unsupported(form.elements.opponent.value);
+  if (why) {
+    showFormError(why);
+    $('f-opponent').focus();
+    return;
+  }
   const opponent = parseOpponent(form.elements.opponent.value) || { level: 2 };
   const side = opponent.human ? 'X' : form.elements.side.value === 'O' ? 'O' : 'X';
   $('f-start').disabled = true;

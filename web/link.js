@@ -39,6 +39,14 @@ export function saveUrl() {
   saveSettings();
 }
 
+/** Whether the server offers this opponent (when its list is known). */
+function knownOpponent(o) {
+  const { bots, levels } = store.catalogue;
+  if (o.human) return true;
+  if (o.level) return !levels.length || levels.some((l) => l.level === o.level);
+  return !bots.length || bots.some((b) => b.id === o.bot);
+}
+
 /** Rules from their text or a preset's id. */
 export function rulesFrom(text) {
   const r = parseRules(text);
@@ -48,7 +56,8 @@ export function rulesFrom(text) {
 }
 
 /**
- * The game a link describes: {rules, opponent, side, tree}, {error} when it cannot be read, or
+ * The game a link describes: {rules, opponent, side, tree, warning}, {error} when it cannot be
+ * read (a warning says what was replaced: an opponent the server does not have), or
  * null when the address holds no game. Hash (#r=…) works as well as the query.
  */
 export function gameFromUrl() {
@@ -57,8 +66,13 @@ export function gameFromUrl() {
   const rules = rulesFrom(q.get('r'));
   if (!rules) return { error: t('errLink', { what: q.get('r') }) };
   const opponentText = q.get('o') || 'human';
-  const opponent = parseOpponent(opponentText);
-  if (!opponent) return { error: t('errLinkOpponent', { what: opponentText }) };
+  let opponent = parseOpponent(opponentText);
+  let warning = '';
+  if (!opponent || !knownOpponent(opponent)) {
+    // The game itself is good: open it for two people, and say what was wrong.
+    warning = t('errLinkOpponent', { what: opponentText });
+    opponent = { human: true };
+  }
   const moveText = q.get('m') || '';
   const moves = moveText ? moveText.split(/[.\s]+/).filter(Boolean) : [];
   let tree = MoveTree.fromMoves([]);
@@ -74,5 +88,5 @@ export function gameFromUrl() {
   const node = Number.isInteger(ply) && ply >= 0 ? tree.nodeAt(ply) : null;
   tree.goto(node || tree.end());
   const side = q.get('s') === 'O' ? 'O' : 'X';
-  return { rules, opponent, side, tree };
+  return { rules, opponent, side, tree, warning };
 }

@@ -251,13 +251,16 @@ export const toEnd = () => goto(store.tree.end());
  * Starts a game from a tree of moves (a new game has none; a link may have a whole tree, the
  * cursor anywhere in it). The line through the cursor is checked by the server before the game
  * starts. `onFailed(err)` (the new-game dialog, a link) takes a failure instead of the error
- * box; `onStarted` runs once the server accepted. The computer answers only when the position
+ * box; `onStarted` runs once the server accepted; `check()` may change the game first (a link's
+ * opponent that cannot play its rules). The computer answers only when the position
  * shown is the line's end and its turn.
  */
-export function startGame({ rules, opponent, side, tree }, { onFailed, onStarted } = {}) {
+export function startGame(game, { onFailed, onStarted, check } = {}) {
   runStep(
     'state',
     async (signal) => {
+      if (check) await check();
+      const { rules, opponent, side, tree } = game;
       const end = tree.end();
       end.state = await fetchState(end.moves, signal, rules);
       if (tree.cursor !== end) tree.cursor.state = await fetchState(tree.cursor.moves, signal, rules);

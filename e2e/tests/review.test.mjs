@@ -56,11 +56,11 @@ function outcomeChanges(moves) {
 
 const GAMES = [
   'a1.b2.c3.c1.a3.a2.b3',
-  'b2.a1.c3.a3.a2.c2.b3.b1.c1',
+  'b2.a1.c3.a3.a2.c2.b3.b1',
   'b1.a1.b2.b3.c1.a3.a2',
   'a1.a2.b2.c3.b1.c1.b3',
   'c1.b2.a3.b1.b3.a2.c2.c3',
-  'b2.c1.a1.c3.c2.a2.b3.b1.a3',
+  'b2.c1.a1.c3.c2.a2.b3.b1',
 ];
 
 async function reviewed(page) {

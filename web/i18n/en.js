@@ -95,7 +95,7 @@ export default {
   viewingPly: 'Move {n} of {of}',
   variations: 'Other moves tried here',
   switchVariation: 'Switch to the variation {move}',
-  errLinkOpponent: 'The link names an unknown opponent: {what}',
+  errLinkOpponent: 'The link names an unknown opponent ({what}): two people can study the game instead.',
   navigation: 'Step through the game',
   navStart: 'To the start',
   navBack: 'One move back',
@@ -148,4 +148,6 @@ export default {
   record: 'record',
   link: 'link',
   drawNoLine: 'Draw: no line can be completed any more',
+  errLinkOpponentRules: 'The opponent in the link cannot play here ({why}): two people can study the game instead.',
+  opponentCannot: 'This opponent does not play these rules.',
 };

@@ -124,7 +124,7 @@ export default {
   viewingPly: 'Ruch {n} z {of}',
   variations: 'Inne ruchy próbowane tutaj',
   switchVariation: 'Przejdź do wariantu {move}',
-  errLinkOpponent: 'Link podaje nieznanego przeciwnika: {what}',
+  errLinkOpponent: 'Link podaje nieznanego przeciwnika ({what}): partię mogą przeanalizować dwie osoby.',
   navigation: 'Przeglądanie partii',
   navStart: 'Na początek',
   navBack: 'Ruch wstecz',
@@ -177,4 +177,6 @@ export default {
   record: 'zapis',
   link: 'link',
   drawNoLine: 'Remis: nie da się już ułożyć żadnej linii',
+  errLinkOpponentRules: 'Przeciwnik z linku nie gra tutaj ({why}): partię mogą przeanalizować dwie osoby.',
+  opponentCannot: 'Ten przeciwnik nie gra według tych zasad.',
 };

@@ -124,7 +124,7 @@ export default {
   viewingPly: 'Ход {n} из {of}',
   variations: 'Другие ходы, испробованные здесь',
   switchVariation: 'Перейти к варианту {move}',
-  errLinkOpponent: 'В ссылке неизвестный соперник: {what}',
+  errLinkOpponent: 'В ссылке неизвестный соперник ({what}): партию могут разобрать два человека.',
   navigation: 'Просмотр партии',
   navStart: 'В начало',
   navBack: 'На ход назад',
@@ -177,4 +177,6 @@ export default {
   record: 'запись',
   link: 'ссылка',
   drawNoLine: 'Ничья: ни одну линию уже не составить',
+  errLinkOpponentRules: 'Соперник из ссылки здесь не играет ({why}): партию могут разобрать два человека.',
+  opponentCannot: 'Этот соперник не играет по этим правилам.',
 };

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::routing::{get, post};
 use axum::{Json as Reply, Router};
 use mnk_core::{Position, Rules};
@@ -65,17 +65,58 @@ pub struct ThinkRequest {
     pub seed: Option<u64>,
 }
 
-/// `GET /api/bots`.
-async fn list_bots() -> Reply<Json> {
+/// `GET /api/bots?rules=R`: the query is optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotsQuery {
+    /// Rules in text form (`15x15x5`, a preset id): each bot then says whether it plays them.
+    pub rules: Option<String>,
+}
+
+/// `GET /api/bots`: every bot and level; with `rules`, whether each plays them and, if not, why
+/// (the same check as starting a game with it, so the page offers only what the server accepts).
+async fn list_bots(Query(query): Query<BotsQuery>) -> Result<Reply<Json>, ApiError> {
+    let rules = query
+        .rules
+        .map(|text| game::parse_rules(&Json::String(text)))
+        .transpose()?;
+    let verdict = |spec: &BotSpec, entry: &mut Json| {
+        if let Some(rules) = &rules {
+            match bots::check_rules(spec, rules) {
+                Ok(()) => entry["plays"] = json!(true),
+                Err(why) => {
+                    entry["plays"] = json!(false);
+                    entry["why"] = json!(why.to_string());
+                }
+            }
+        }
+    };
     let bots: Vec<Json> = BOTS
         .iter()
-        .map(|b| json!({ "id": b.id, "title": b.title, "description": b.description }))
+        .map(|b| {
+            let mut entry = json!({ "id": b.id, "title": b.title, "description": b.description });
+            verdict(
+                &BotSpec::Named {
+                    id: b.id,
+                    depth: None,
+                },
+                &mut entry,
+            );
+            entry
+        })
         .collect();
     let levels: Vec<Json> = LEVELS
         .iter()
-        .map(|l| json!({ "level": l.level, "title": l.title, "description": l.description }))
+        .map(|l| {
+            let mut entry =
+                json!({ "level": l.level, "title": l.title, "description": l.description });
+            if let Some(level) = Level::new(l.level) {
+                verdict(&BotSpec::Level(level), &mut entry);
+            }
+            entry
+        })
         .collect();
-    Reply(json!({ "bots": bots, "levels": levels }))
+    Ok(Reply(json!({ "bots": bots, "levels": levels })))
 }
 
 /// `POST /api/move`: the computer plays for the side to move.

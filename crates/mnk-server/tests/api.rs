@@ -555,3 +555,51 @@ async fn a_game_with_no_line_left_is_a_draw_and_takes_no_more_moves() {
     .await;
     assert_eq!(earlier.json["outcome"]["status"], "ongoing");
 }
+
+#[tokio::test]
+async fn bots_say_whether_they_play_the_rules_asked() {
+    let reply = get(&app(), "/api/bots?rules=15x15x5").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let bots = reply.json["bots"].as_array().unwrap();
+    let plays = |id: &str| {
+        let bot = bots.iter().find(|b| b["id"] == id).unwrap();
+        (
+            bot["plays"].as_bool().unwrap(),
+            bot["why"].as_str().map(str::to_string),
+        )
+    };
+    assert_eq!(plays("engine"), (true, None));
+    let (rules_plays, why) = plays("rules");
+    assert!(!rules_plays && why.unwrap().contains("3x3"));
+    let (perfect_plays, why) = plays("perfect");
+    assert!(!perfect_plays && why.unwrap().contains("cells"));
+    assert!(reply.json["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["plays"] == true));
+    // Every bot plays tic-tac-toe; a preset id is read as rules too.
+    let small = get(&app(), "/api/bots?rules=tictactoe").await;
+    assert!(small.json["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|b| b["plays"] == true));
+    // Without rules, no verdicts.
+    assert!(get(&app(), "/api/bots").await.json["bots"][0]
+        .get("plays")
+        .is_none());
+    assert_error(
+        &get(&app(), "/api/bots?rules=bogus").await,
+        422,
+        "bad_rules",
+    );
+    let unknown = get(&app(), "/api/bots?colour=red").await;
+    assert_eq!(
+        unknown.status,
+        StatusCode::BAD_REQUEST,
+        "{:?}",
+        unknown.json
+    );
+    assert!(unknown.json["error"]["code"].is_string());
+}

@@ -120,30 +120,36 @@ pub fn create(spec: &BotSpec, rules: &Rules, seed: u64) -> Result<Box<dyn Bot>, 
     }
 }
 
+/// Whether the bot `spec` plays games under `rules`, without building it: the same answer
+/// [`create`] gives (it asks this first), cheap enough to ask for every bot on every request.
+pub fn check_rules(spec: &BotSpec, rules: &Rules) -> Result<(), BotError> {
+    match *spec {
+        BotSpec::Level(_) => Ok(()),
+        BotSpec::Named { id: "rules", .. } if rules.size() != Some((3, 3)) || rules.k() != 3 => {
+            Err(BotError::Unsupported(
+                "the rule player knows only 3x3 tic-tac-toe (three in a row)".into(),
+            ))
+        }
+        BotSpec::Named { id: "perfect", .. } if !crate::solver::solvable(rules) => {
+            Err(BotError::Unsupported(format!(
+                "the perfect player needs a bounded board of at most {} cells",
+                crate::solver::MAX_SOLVE_CELLS
+            )))
+        }
+        BotSpec::Named { .. } => Ok(()),
+    }
+}
+
 fn create_named(
-    id: &str,
+    id: &'static str,
     depth: Option<u32>,
     rules: &Rules,
     seed: u64,
 ) -> Result<Box<dyn Bot>, BotError> {
+    check_rules(&BotSpec::Named { id, depth }, rules)?;
     Ok(match id {
-        "rules" => {
-            if rules.size() != Some((3, 3)) || rules.k() != 3 {
-                return Err(BotError::Unsupported(
-                    "the rule player knows only 3x3 tic-tac-toe (three in a row)".into(),
-                ));
-            }
-            Box::new(RulesBot::new(seed))
-        }
-        "perfect" => {
-            if !crate::solver::solvable(rules) {
-                return Err(BotError::Unsupported(format!(
-                    "the perfect player needs a bounded board of at most {} cells",
-                    crate::solver::MAX_SOLVE_CELLS
-                )));
-            }
-            Box::new(PerfectBot::new(seed))
-        }
+        "rules" => Box::new(RulesBot::new(seed)),
+        "perfect" => Box::new(PerfectBot::new(seed)),
         "alphabeta" => Box::new(LineCountBot::new(depth.unwrap_or(DEFAULT_DEPTH), seed)),
         "weights" => Box::new(WeightsBot::new(seed)),
         "engine" => crate::level::engine_bot(rules, seed),
