@@ -7,6 +7,7 @@
 
 import { call } from './api.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
+import { refreshAnalysis, toggleAnalysis } from './analysis.js';
 import { refreshExact, toggleExact } from './exact.js';
 import { bindShare, openShare } from './share.js';
 import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
@@ -44,6 +45,7 @@ function bind() {
   hooks.goto = goto;
   onSettled(refreshHeat);
   onSettled(refreshExact);
+  onSettled(refreshAnalysis);
 
   const buttons = {
     'btn-new': openNewGame,
@@ -54,6 +56,7 @@ function bind() {
     'btn-heat': toggleHeat,
     'btn-numbers': toggleNumbers,
     'btn-exact': toggleExact,
+    'btn-analysis': toggleAnalysis,
     'btn-review': toggleReview,
     'btn-share': openShare,
     'btn-trial': () => {
@@ -78,6 +81,7 @@ function bind() {
     {
       d: autoMove,
       e: toggleExact,
+      a: toggleAnalysis,
       r: toggleReview,
       i: openShare,
       t: showWeightUnderPointer,

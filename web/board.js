@@ -46,6 +46,8 @@ export class BoardView {
     this.pending = null; // {x, y, p} a move waiting for the server's answer
     this.heat = null; // [{x, y, weight}]
     this.exact = null; // [{x, y, kind: 'win'|'draw'|'loss', plies}] for the side to move
+    this.pv = null; // [{x, y, p, n}] the engine's principal variation, drawn as numbered ghosts
+    this.candidates = null; // [{x, y, text}] the engine's candidate moves with their scores
     this.numbers = false;
     /** 'cells' (X and O in the cells) or 'stones' (black and white on the intersections) */
     this.look = 'cells';
@@ -393,6 +395,8 @@ export class BoardView {
       ctx.fillRect(left(this.ghost.x) + 1, top(this.ghost.y) + 1, cs - 1, cs - 1);
       mark(this.ghost, this.ghost.p, 0.45);
     }
+    if (this.pv) this.drawLine(this.pv, geo, inRange, mark);
+    if (this.candidates) this.drawCandidates(geo, inRange);
     if (this.last && stonesLook && !this.numbers) {
       // On a stone: a square in the last-move colour at its centre.
       const d = Math.max(4, cs * 0.26);
@@ -467,6 +471,45 @@ export class BoardView {
       if (cs >= 22) {
         ctx.fillStyle = c.label;
         ctx.fillText(e.kind === 'draw' ? '=' : String(e.plies), x + cs / 2, y + cs / 2);
+      }
+    }
+  }
+
+  /** The engine's line as faded stones numbered in the order they would be played. */
+  drawLine(line, geo, inRange, mark) {
+    const ctx = this.ctx;
+    const { cs, ax, ay } = geo;
+    const taken = new Set(this.stones.map((s) => `${s.x},${s.y}`));
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = `700 ${Math.round(Math.min(18, cs * 0.4))}px system-ui, sans-serif`;
+    for (const s of line) {
+      if (!inRange(s) || taken.has(`${s.x},${s.y}`)) continue;
+      mark(s, s.p, 0.3);
+      ctx.fillStyle = this.colors.number;
+      ctx.fillText(String(s.n), ax + (s.x + 0.5) * cs, ay - (s.y + 0.5) * cs);
+    }
+  }
+
+  /** The candidate moves: a frame and the score under each. */
+  drawCandidates(geo, inRange) {
+    const ctx = this.ctx;
+    const { cs, ax, ay } = geo;
+    ctx.strokeStyle = this.colors['exact-win'];
+    ctx.lineWidth = Math.max(1.5, cs * 0.05);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'bottom';
+    ctx.font = `600 ${Math.round(Math.max(8, Math.min(12, cs * 0.28)))}px system-ui, sans-serif`;
+    for (const c of this.candidates) {
+      if (!inRange(c)) continue;
+      const x = ax + c.x * cs;
+      const y = ay - (c.y + 1) * cs;
+      ctx.setLineDash([3, 2]);
+      ctx.strokeRect(x + 2, y + 2, cs - 4, cs - 4);
+      ctx.setLineDash([]);
+      if (cs >= 24) {
+        ctx.fillStyle = this.colors.label;
+        ctx.fillText(c.text, x + cs / 2, y + cs - 1);
       }
     }
   }

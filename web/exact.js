@@ -8,6 +8,7 @@ import { call, RequestError } from './api.js';
 import { showRequestFailure } from './errors.js';
 import { apiRules } from './notation.js';
 import { ongoing, position, store } from './store.js';
+import { ensureAnalysis } from './analysis.js';
 import { render } from './view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -32,6 +33,7 @@ export async function loadExact() {
     if (err instanceof RequestError && (err.code === 'too_large' || err.code === 'out_of_time')) {
       // Not an error of the page: this position is beyond the solver here.
       node.exact = { unsolved: err.code };
+      ensureAnalysis();
     } else {
       throw err;
     }

@@ -7,6 +7,7 @@
 // forth through a game asks the server once per position. The computer answers a move the human
 // made against it; it never moves by itself while the player looks at an earlier position.
 
+import { pauseAnalysis } from './analysis.js';
 import { call, RequestError } from './api.js';
 import { hideError, isRefusal, showError } from './errors.js';
 import { t } from './i18n.js';
@@ -58,6 +59,7 @@ function runStep(kind, work, then, onError) {
   const ctl = new AbortController();
   const me = { ctl, kind };
   store.step = me;
+  if (kind === 'move' || kind === 'auto' || kind === 'hint') pauseAnalysis();
   setBusy(kind);
   work(ctl.signal).then(
     () => {
@@ -173,6 +175,8 @@ export function askHint() {
     store.hint = { x: r.move.x, y: r.move.y, p: mover, cell: r.move.cell };
     store.info = () => t('hintIs', { cell: r.move.cell, details: searchDetails(r, mover) });
     render();
+  }, () => {
+    for (const listener of settledListeners) listener();
   });
 }
 

@@ -38,6 +38,8 @@ export const store = {
   exact: { on: false, loading: false, ctl: null },
   /** review: shown or not, progress, the request in flight, the "find the better move" trial */
   review: { on: false, ctl: null, done: 0, total: 0, trial: null, lastVerdict: '', tooLarge: false },
+  /** analysis: shown or not, the node analysed, the last report and progress, events seen */
+  analysis: { on: false, node: null, report: null, progress: null, state: 'off', events: 0 },
   /** the error shown, with its retry: {retry} */
   error: null,
   /** the cell under the pointer, with where the pointer is */

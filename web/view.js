@@ -99,6 +99,130 @@ export function opponentTitle(o) {
   return b ? b.title : o.bot;
 }
 
+// ---- analysis ----
+
+/** A value for `toMove` as a score for X: proven results far beyond any evaluation. */
+export function scoreForX(value, toMove) {
+  const sign = toMove === 'X' ? 1 : -1;
+  if (value.kind === 'win') return sign * (100000 - value.plies);
+  if (value.kind === 'loss') return -sign * (100000 - value.plies);
+  if (value.kind === 'draw') return 0;
+  return sign * value.score;
+}
+
+/** A score for X in words: "X +173", or who wins. */
+function scoreText(forX) {
+  if (Math.abs(forX) > 50000) return t('valueWinFor', { p: forX > 0 ? 'X' : 'O', n: 100000 - Math.abs(forX) });
+  return `X ${forX > 0 ? '+' : ''}${forX}`;
+}
+
+/** How much of the evaluation bar is X's: a half at 0, nearly all for a large advantage. */
+const barShare = (forX) => (Math.abs(forX) > 50000 ? (forX > 0 ? 1 : 0) : 0.5 + 0.5 * Math.tanh(forX / 1000));
+
+function analysisSummary() {
+  const { analysis } = store;
+  if (analysis.state === 'over') return t('analysisOver');
+  if (analysis.state === 'unavailable') return t('analysisUnavailable');
+  const p = analysis.progress || { nodes: 0, time_ms: 0 };
+  const depth = analysis.report ? analysis.report.depth : 0;
+  return t(analysis.state === 'done' ? 'analysisDone' : 'analysisThinking', {
+    depth,
+    nodes: Number(p.nodes).toLocaleString(lang()),
+    s: (p.time_ms / 1000).toFixed(1),
+  });
+}
+
+/** The analysis panel, the engine's lines on the board, the bar and the graph. */
+function renderAnalysis() {
+  const { analysis, tree } = store;
+  const host = $('board');
+  $('analysis').hidden = !analysis.on;
+  $('btn-analysis').setAttribute('aria-pressed', String(analysis.on));
+  const report = analysis.on && analysis.node === tree.cursor ? analysis.report : null;
+  const lines = report ? report.lines : [];
+  host.dataset.analysis = analysis.on ? analysis.state : 'off';
+  host.dataset.analysisDepth = report ? String(report.depth) : '';
+  host.dataset.analysisEvents = String(analysis.events);
+  host.dataset.analysisLines = lines.map((l) => l.move.cell).join(' ');
+  board.pv = null;
+  board.candidates = null;
+  if (!analysis.on) return;
+  $('analysis-summary').textContent = analysisSummary();
+  const ol = $('analysis-lines');
+  ol.replaceChildren(
+    ...lines.map((line) => {
+      const li = document.createElement('li');
+      li.dataset.move = line.move.cell;
+      const score = document.createElement('span');
+      score.className = 'score';
+      score.textContent = scoreText(scoreForX(line.value, report.to_move));
+      li.append(score, line.pv.join(' '));
+      return li;
+    }),
+  );
+  if (lines.length) {
+    const first = lines[0];
+    let p = report.to_move;
+    board.pv = first.pv.map((cell, i) => {
+      const c = parseCell(cell);
+      const stone = { ...c, p, n: i + 1 };
+      p = other(p);
+      return stone;
+    });
+    board.candidates = lines.map((l) => ({ x: l.move.x, y: l.move.y, text: scoreText(scoreForX(l.value, report.to_move)).replace(/^X /, '') }));
+    $('evalbar-x').style.width = `${(100 * barShare(scoreForX(first.value, report.to_move))).toFixed(1)}%`;
+  }
+  drawGraph();
+}
+
+/** The evaluation (for X) of every position of the line that has been analysed, as a graph. */
+function drawGraph() {
+  const canvas = $('eval-graph');
+  const box = canvas.getBoundingClientRect();
+  if (!box.width) return;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(box.width * dpr);
+  canvas.height = Math.round(box.height * dpr);
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const { tree } = store;
+  const nodes = [tree.root, ...tree.line()];
+  const w = box.width;
+  const h = box.height;
+  const x = (i) => (nodes.length > 1 ? (i / (nodes.length - 1)) * (w - 8) + 4 : w / 2);
+  const y = (forX) => h / 2 - (barShare(forX) - 0.5) * (h - 8);
+  const cs = getComputedStyle(document.documentElement);
+  ctx.clearRect(0, 0, w, h);
+  ctx.strokeStyle = cs.getPropertyValue('--line');
+  ctx.beginPath();
+  ctx.moveTo(0, h / 2);
+  ctx.lineTo(w, h / 2);
+  ctx.stroke();
+  ctx.strokeStyle = cs.getPropertyValue('--c-x');
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  let drawing = false;
+  nodes.forEach((n, i) => {
+    if (n.evalForX === undefined) {
+      drawing = false;
+      return;
+    }
+    if (drawing) ctx.lineTo(x(i), y(n.evalForX));
+    else ctx.moveTo(x(i), y(n.evalForX));
+    drawing = true;
+  });
+  ctx.stroke();
+  const at = nodes.indexOf(tree.cursor);
+  ctx.fillStyle = cs.getPropertyValue('--c-last');
+  ctx.fillRect(x(at) - 1, 0, 2, h);
+  canvas.onclick = (e) => {
+    const r = canvas.getBoundingClientRect();
+    const i = Math.round(((e.clientX - r.left - 4) / (w - 8)) * (nodes.length - 1));
+    const node = nodes[Math.max(0, Math.min(nodes.length - 1, i))];
+    if (node) hooks.goto(node);
+  };
+}
+
 // ---- exact mode ----
 
 /** The exact values of the empty cells of the position shown, when exact mode has them. */
@@ -188,6 +312,8 @@ export function render() {
   $('info').textContent = typeof store.info === 'function' ? store.info() : store.info;
   renderMoveList();
   renderReview();
+  renderAnalysis();
+  board.schedule();
   updateButtons();
 }
 

@@ -46,6 +46,7 @@ pub fn app(config: &ServerConfig) -> (Router, Arc<EnginePool>) {
         .route("/api/presets", get(presets))
         .route("/api/state", post(game_state))
         .merge(crate::play::routes())
+        .merge(crate::analysis::routes())
         .merge(crate::import::routes())
         .fallback(fallback)
         .with_state(state)

@@ -31,6 +31,8 @@ pub enum ApiError {
     BadJson(String),
     /// The body is not declared as `application/json`.
     BadContentType(String),
+    /// A query parameter is missing, unknown, repeated or out of range.
+    BadQuery(String),
     /// The rules are impossible or unreadable.
     BadRules(String),
     /// Text to import is in no format the server recognises, or a file in a recognised format
@@ -107,6 +109,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::BadJson(_) => "bad_json",
             ApiError::BadContentType(_) => "bad_content_type",
+            ApiError::BadQuery(_) => "bad_query",
             ApiError::BadRules(_) => "bad_rules",
             ApiError::Import(_) => "import",
             ApiError::BadCell { .. } => "bad_cell",
@@ -129,6 +132,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_)
             | ApiError::BadJson(_)
+            | ApiError::BadQuery(_)
             | ApiError::BadCell { .. }
             | ApiError::UnknownBot(_) => StatusCode::BAD_REQUEST,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
@@ -172,6 +176,7 @@ impl ApiError {
             | ApiError::RateLimited { message: m, .. }
             | ApiError::BadJson(m)
             | ApiError::BadContentType(m)
+            | ApiError::BadQuery(m)
             | ApiError::BadRules(m)
             | ApiError::Import(m)
             | ApiError::BodyTooLarge(m)

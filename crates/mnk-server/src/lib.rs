@@ -13,6 +13,7 @@
 //! mnk_server::serve(config).expect("the server runs until Ctrl-C");
 //! ```
 
+pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod body;

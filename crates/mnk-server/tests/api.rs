@@ -99,13 +99,26 @@ async fn state_reports_turn_outcome_and_last_move() {
     );
     assert_eq!(win.json["moves"], json!(["a1", "a2", "b2", "b3", "c3"]));
 
+    // A tic-tac-toe draw is decided before the last cell is filled: after eight moves no line can
+    // be made any more, so the game ends there and a ninth move comes after its end.
     let draw = post(
+        &app,
+        "/api/state",
+        json!({"rules": TICTACTOE, "moves": ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2"]}),
+    )
+    .await;
+    assert_eq!(
+        draw.json["outcome"],
+        json!({"status": "draw", "reason": "no_line_left"})
+    );
+    let filled = post(
         &app,
         "/api/state",
         json!({"rules": TICTACTOE, "moves": ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"]}),
     )
     .await;
-    assert_eq!(draw.json["outcome"], json!({"status": "draw"}));
+    assert_error(&filled, 409, "game_over");
+    assert_eq!(filled.json["error"]["index"], 8);
 
     // The unbounded board takes signed cells; O may move first.
     let unbounded = post(

@@ -12,7 +12,9 @@
 //! - [`search`]: the alpha-beta search and the root.
 //!
 //! [`Engine`] runs a search on a [`Position`] within [`Limits`] and reports each iteration;
-//! [`EngineBot`] is the [`Bot`] with id `engine`; [`top_moves`] ranks moves for hints.
+//! [`Engine::analyse_lines`] is the analysis board's search: several lines (multi-PV), thinking
+//! until stopped; [`EngineBot`] is the [`Bot`] with id `engine`; [`top_moves`] ranks moves for
+//! hints.
 
 pub mod board;
 pub mod eval;
@@ -23,6 +25,9 @@ pub mod search;
 pub mod threat;
 pub mod tt;
 pub mod vcf;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use mnk_core::{Cell, Position};
 
@@ -41,6 +46,8 @@ pub const DEFAULT_DEPTH: u32 = 8;
 const TIME_FACTOR: u64 = 2;
 /// Deepest iteration ever started.
 pub const MAX_DEPTH: u32 = 60;
+/// The shortest lines the pattern tables know: games of k = 1 or 2 are not for this engine.
+pub const MIN_K: u32 = 3;
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,10 +66,95 @@ pub struct Analysis {
     pub elapsed_ms: u64,
 }
 
+/// One line of an analysis: a root move, what it is worth and the play expected after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variation {
+    /// Its value for the side to move (who plays `pv[0]`).
+    pub value: Value,
+    /// The expected line, starting with the root move.
+    pub pv: Vec<Cell>,
+}
+
+/// What a multi-PV analysis knows after a completed iteration (or a threat-search proof).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MultiPv {
+    /// Depth of the iteration (for a threat-search proof: the length of the proof line; 0
+    /// when stopped before the first iteration was complete).
+    pub depth: u32,
+    /// The lines, best first, with distinct first moves. Fewer than asked when the root has
+    /// fewer moves worth searching (a forced block, the defences against a threat), and one
+    /// when a win was proven before the tree search.
+    pub lines: Vec<Variation>,
+    /// Nodes searched so far, threat searches included.
+    pub nodes: u64,
+    /// Milliseconds since the search began (0 without a deadline, which holds the only clock).
+    pub elapsed_ms: u64,
+}
+
+impl MultiPv {
+    /// The search's result as the single-line [`Analysis`].
+    fn as_analysis(&self) -> Analysis {
+        let line = &self.lines[0];
+        Analysis {
+            best: line.pv[0],
+            value: line.value,
+            pv: line.pv.clone(),
+            depth: self.depth,
+            nodes: self.nodes,
+            elapsed_ms: self.elapsed_ms,
+        }
+    }
+
+    /// The same lines with every cell moved by `(dx, dy)`.
+    fn shifted(&self, dx: i32, dy: i32) -> MultiPv {
+        let shift = |c: &Cell| Cell::new(c.x + dx, c.y + dy);
+        MultiPv {
+            lines: self
+                .lines
+                .iter()
+                .map(|l| Variation {
+                    value: l.value,
+                    pv: l.pv.iter().map(shift).collect(),
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+}
+
+/// What kind of search [`Engine::search`] runs.
+#[derive(Clone, Copy, Debug)]
+struct Mode {
+    /// Every root move searched with a full window, for ranking (hints, the heat map).
+    rank_all: bool,
+    /// Lines searched (multi-PV); 1 to play a move.
+    lines: usize,
+    /// Think until the limits stop the search or the value is proven (analysis), rather than
+    /// stop when another iteration looks too long for the time left or the move is forced.
+    until_stopped: bool,
+}
+
+impl Mode {
+    const PLAY: Mode = Mode {
+        rank_all: false,
+        lines: 1,
+        until_stopped: false,
+    };
+}
+
 /// The search engine: owns its transposition table and threat cache between searches.
+///
+/// A multi-PV analysis searches its first line exactly as a single-line search would, and
+/// the other lines with a second table and cache (allocated at the first such analysis, the
+/// size of the first), so that they leave no trace the first line could see: the first line
+/// is always the move the engine would play at that depth.
 pub struct Engine {
     tt: TranspositionTable,
     cache: ThreatCache,
+    hash_mb: usize,
+    /// The table and cache of the other lines of a multi-PV analysis.
+    others: Option<(TranspositionTable, ThreatCache)>,
+    meter: Option<Arc<AtomicU64>>,
 }
 
 impl Default for Engine {
@@ -96,7 +188,18 @@ impl Engine {
         Engine {
             tt: TranspositionTable::new(hash_mb),
             cache: ThreatCache::new(),
+            hash_mb,
+            others: None,
+            meter: None,
         }
+    }
+
+    /// Where every search of this engine publishes its node count as it goes (every few
+    /// hundred nodes; the search sets it to 0 when it starts), so that a front-end on another
+    /// thread can show progress while an iteration runs. `None` (the default) publishes
+    /// nothing.
+    pub fn set_node_meter(&mut self, meter: Option<Arc<AtomicU64>>) {
+        self.meter = meter;
     }
 
     /// Searches `pos` within `limits`, calling `info` after every completed iteration.
@@ -110,7 +213,51 @@ impl Engine {
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<Analysis, BotError> {
-        self.run(pos, limits, info, false).map(|(a, _)| a)
+        let mut report = |m: &MultiPv| {
+            let line = &m.lines[0];
+            info(&SearchInfo {
+                depth: m.depth,
+                value: line.value,
+                pv: line.pv.clone(),
+                nodes: m.nodes,
+                elapsed_ms: m.elapsed_ms,
+            });
+        };
+        self.run(pos, limits, &mut report, Mode::PLAY)
+            .map(|(m, _)| m.as_analysis())
+    }
+
+    /// Analyses `pos` for an analysis board: the best `lines` moves (multi-PV), each with its
+    /// value and expected line, deepening until the limits stop the search, the value of the
+    /// best line is proven, or [`MAX_DEPTH`]. `report` hears every completed iteration; the
+    /// answer is the last one (or, stopped before any was complete, what the first one found).
+    ///
+    /// As with [`Engine::analyse`], a search without a deadline starts from empty tables, so a
+    /// depth or node limit gives the same reports, lines and node counts on every run (a node
+    /// limit applies to the first line's search and to the other lines' search each). The
+    /// first line's iterations are those of [`Engine::analyse`]: at the same depth, the same
+    /// move, value and line. The other lines follow it best first (each searched on its own,
+    /// one may now and then score above the first). Refused with [`BotError::Unsupported`]
+    /// for k below [`MIN_K`].
+    pub fn analyse_lines(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        lines: usize,
+        report: &mut dyn FnMut(&MultiPv),
+    ) -> Result<MultiPv, BotError> {
+        if pos.rules().k() < MIN_K {
+            return Err(BotError::Unsupported(format!(
+                "the engine analyses games of k = {MIN_K} or more in a row; k = {} is decided within a few moves",
+                pos.rules().k()
+            )));
+        }
+        let mode = Mode {
+            rank_all: false,
+            lines: lines.max(1),
+            until_stopped: true,
+        };
+        self.run(pos, limits, report, mode).map(|(m, _)| m)
     }
 
     /// Up to `n` moves with their values, best first, searched with a full window each (so
@@ -122,9 +269,14 @@ impl Engine {
         limits: &Limits,
         n: usize,
     ) -> Result<Vec<(Cell, Value)>, BotError> {
-        let (analysis, ranked) = self.run(pos, limits, &mut |_| {}, true)?;
+        let mode = Mode {
+            rank_all: true,
+            ..Mode::PLAY
+        };
+        let (analysis, ranked) = self.run(pos, limits, &mut |_| {}, mode)?;
         if ranked.is_empty() {
-            return Ok(vec![(analysis.best, analysis.value)]);
+            let best = analysis.as_analysis();
+            return Ok(vec![(best.best, best.value)]);
         }
         Ok(ranked.into_iter().take(n).collect())
     }
@@ -133,30 +285,26 @@ impl Engine {
         &mut self,
         pos: &Position,
         limits: &Limits,
-        info: &mut dyn FnMut(&SearchInfo),
-        rank_all: bool,
-    ) -> Result<(Analysis, Vec<(Cell, Value)>), BotError> {
-        let (analysis, ranked) = self.search(pos, limits, info, rank_all)?;
+        report: &mut dyn FnMut(&MultiPv),
+        mode: Mode,
+    ) -> Result<(MultiPv, Vec<(Cell, Value)>), BotError> {
         if pos.rules().is_bounded() || pos.ply() > 0 {
-            return Ok((analysis, ranked));
+            return self.search(pos, limits, report, mode);
         }
         // On the empty board without borders every first move is the same move shifted: play
-        // it where the notation puts the first stone, at 0,0, with the line shifted alike.
-        let (dx, dy) = (-analysis.best.x, -analysis.best.y);
-        let shift = |c: Cell| Cell::new(c.x + dx, c.y + dy);
-        let pv: Vec<Cell> = analysis.pv.iter().map(|&c| shift(c)).collect();
-        let value = analysis.value;
-        let centred = Analysis {
-            best: shift(analysis.best),
-            pv,
-            ..analysis
+        // it where the notation puts the first stone, at 0,0, with the lines shifted alike.
+        let centred = |m: &MultiPv| {
+            let first = m.lines[0].pv[0];
+            m.shifted(-first.x, -first.y)
         };
+        let (found, ranked) = self.search(pos, limits, &mut |m| report(&centred(m)), mode)?;
+        let found = centred(&found);
         let ranked = if ranked.is_empty() {
             ranked
         } else {
-            vec![(centred.best, value)]
+            vec![(found.lines[0].pv[0], found.lines[0].value)]
         };
-        Ok((centred, ranked))
+        Ok((found, ranked))
     }
 
     /// The search itself: urgent moves outside the frame, root threat searches, then iterative
@@ -165,9 +313,9 @@ impl Engine {
         &mut self,
         pos: &Position,
         limits: &Limits,
-        info: &mut dyn FnMut(&SearchInfo),
-        rank_all: bool,
-    ) -> Result<(Analysis, Vec<(Cell, Value)>), BotError> {
+        report: &mut dyn FnMut(&MultiPv),
+        mode: Mode,
+    ) -> Result<(MultiPv, Vec<(Cell, Value)>), BotError> {
         if pos.is_over() {
             return Err(BotError::GameOver);
         }
@@ -189,71 +337,108 @@ impl Engine {
             _ => 0,
         };
         let board = Board::from_position(pos);
-        if let Some(urgent) = outside_frame_urgency(pos, &board) {
-            let a = Analysis {
-                best: urgent.0,
-                value: urgent.1,
-                pv: vec![urgent.0],
+        if let Some((cell, value)) = outside_frame_urgency(pos, &board) {
+            let found = MultiPv {
                 depth: 1,
+                lines: vec![Variation {
+                    value,
+                    pv: vec![cell],
+                }],
                 nodes: 0,
                 elapsed_ms: 0,
             };
-            return Ok((a, Vec::new()));
+            return Ok((found, Vec::new()));
         }
-        if limits.deadline.is_some() {
-            // Timed play is not reproducible anyway: keep what the last searches learned
-            // (older entries are the first to be replaced).
-            self.tt.new_search();
-        } else {
-            self.tt.clear();
-            self.cache.clear();
+        if mode.lines > 1 && self.others.is_none() {
+            let hash_mb = self.hash_mb;
+            self.others = Some((TranspositionTable::new(hash_mb), ThreatCache::new()));
         }
-        let mut s = Searcher::new(board, &mut self.tt, &mut self.cache, limits);
-        s.all_root_scores = rank_all;
-        let to_cells = |b: &Board, line: &[usize]| line.iter().map(|&i| b.cell_of(i)).collect();
+        let Engine {
+            tt,
+            cache,
+            others,
+            meter,
+            ..
+        } = self;
+        let mut others = others.as_mut().filter(|_| mode.lines > 1);
+        let timed = limits.deadline.is_some();
+        prepare_tables(tt, cache, timed);
+        if let Some((tt, cache)) = &mut others {
+            prepare_tables(tt, cache, timed);
+        }
+        if let Some(meter) = meter.as_deref() {
+            meter.store(0, Ordering::Relaxed);
+        }
+        let mut s = Searcher::new(board, tt, cache, limits);
+        if let Some(meter) = meter.as_deref() {
+            s.ctl.set_meter(meter);
+        }
+        s.all_root_scores = mode.rank_all;
+        let lines_found = |s: &Searcher, lines: &[Iteration], nodes: u64| MultiPv {
+            depth: lines[0].depth,
+            lines: lines
+                .iter()
+                .map(|it| Variation {
+                    value: value_of(it.score),
+                    pv: it.pv.iter().map(|&i| s.board.cell_of(i)).collect(),
+                })
+                .collect(),
+            nodes,
+            elapsed_ms: elapsed(),
+        };
 
         if let Some(proof) = s.root_threats() {
-            let pv: Vec<Cell> = to_cells(&s.board, &proof.pv);
-            let value = value_of(proof.score);
-            info(&SearchInfo {
-                depth: proof.depth,
-                value,
-                pv: pv.clone(),
-                nodes: proof.nodes,
-                elapsed_ms: elapsed(),
-            });
-            let a = Analysis {
-                best: pv[0],
-                value,
-                pv,
-                depth: proof.depth,
-                nodes: s.ctl.nodes(),
-                elapsed_ms: elapsed(),
-            };
-            return Ok((a, Vec::new()));
+            report(&lines_found(&s, std::slice::from_ref(&proof), proof.nodes));
+            let found = lines_found(&s, std::slice::from_ref(&proof), s.ctl.nodes());
+            return Ok((found, Vec::new()));
         }
+        // The other lines' searcher, on the root moves the threat searches left.
+        let mut t = others.map(|(tt, cache)| {
+            let mut t = Searcher::new(Board::from_position(pos), tt, cache, limits);
+            t.copy_root(&s);
+            if let Some(meter) = meter.as_deref() {
+                t.ctl.set_meter(meter);
+            }
+            t
+        });
+        let nodes = |s: &Searcher, t: &Option<Searcher>| {
+            s.ctl.nodes() + t.as_ref().map_or(0, |t| t.ctl.nodes())
+        };
 
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut last: Option<Iteration> = None;
+        // The lines of the last complete iteration, and those an incomplete first one found.
+        let mut last: Vec<Iteration> = Vec::new();
+        let mut partial: Vec<Iteration> = Vec::new();
         for depth in 1..=max_depth {
-            let previous = last.as_ref().map(|it| it.score);
-            let Some(it) = s.iterate(depth as i32, previous) else {
+            let Some(first) = s.iterate(depth as i32, last.first().map(|it| it.score)) else {
                 break;
             };
-            info(&SearchInfo {
-                depth: it.depth,
-                value: value_of(it.score),
-                pv: to_cells(&s.board, &it.pv),
-                nodes: it.nodes,
-                elapsed_ms: elapsed(),
-            });
-            let proven = is_win(it.score) || is_loss(it.score);
-            let plies = (MATE - it.score.abs()) as u32;
-            last = Some(it);
+            let score = first.score;
+            let mut lines = vec![first];
+            if let Some(t) = &mut t {
+                let previous: Vec<i32> = last.iter().skip(1).map(|it| it.score).collect();
+                let wanted = mode.lines - 1;
+                let (more, complete) =
+                    t.other_lines(depth as i32, &previous, lines[0].pv[0], wanted);
+                lines.extend(more);
+                if !complete {
+                    if last.is_empty() {
+                        partial = lines;
+                    }
+                    break;
+                }
+            }
+            report(&lines_found(&s, &lines, nodes(&s, &t)));
+            let proven = is_win(score) || is_loss(score);
+            let plies = (MATE - score.abs()) as u32;
+            last = lines;
             if proven && depth >= plies + 2 {
                 break;
             }
-            if s.root_len() == 1 && depth >= 4 && !rank_all {
+            if mode.until_stopped {
+                continue;
+            }
+            if s.root_len() == 1 && depth >= 4 && !mode.rank_all {
                 break;
             }
             // Another iteration takes a few times longer than this one: stop while there
@@ -265,34 +450,41 @@ impl Engine {
             }
         }
         let root_scores = s.root_scores();
-        let board = &s.board;
-        // Stopped inside the first iteration: the best root move it searched in full, else
-        // the best-ordered one.
-        let (best, score, pv, depth) = match last.or_else(|| s.unfinished_best()) {
-            Some(it) => (it.pv[0], it.score, it.pv, it.depth),
-            None => {
-                let first = root_scores[0].0;
-                (first, 0, vec![first], 0)
-            }
-        };
-        let ranked = if rank_all {
+        // Stopped inside the first iteration: the lines it completed, else the best root move
+        // it searched in full, else the best-ordered one.
+        if last.is_empty() {
+            last = partial;
+        }
+        if last.is_empty() {
+            last.push(s.unfinished_best().unwrap_or_else(|| Iteration {
+                depth: 0,
+                score: 0,
+                pv: vec![root_scores[0].0],
+                nodes: s.ctl.nodes(),
+            }));
+        }
+        let ranked = if mode.rank_all {
             root_scores
                 .iter()
                 .filter(|r| r.2)
-                .map(|&(idx, sc, _)| (board.cell_of(idx), value_of(sc)))
+                .map(|&(idx, sc, _)| (s.board.cell_of(idx), value_of(sc)))
                 .collect()
         } else {
             Vec::new()
         };
-        let a = Analysis {
-            best: board.cell_of(best),
-            value: value_of(score),
-            pv: to_cells(board, &pv),
-            depth,
-            nodes: s.ctl.nodes(),
-            elapsed_ms: elapsed(),
-        };
-        Ok((a, ranked))
+        Ok((lines_found(&s, &last, nodes(&s, &t)), ranked))
+    }
+}
+
+/// Readies the tables for a search: a timed search keeps what the last searches learned (timed
+/// play is not reproducible anyway; older entries are the first to be replaced), any other
+/// starts from empty tables, so that it is.
+fn prepare_tables(tt: &mut TranspositionTable, cache: &mut ThreatCache, timed: bool) {
+    if timed {
+        tt.new_search();
+    } else {
+        tt.clear();
+        cache.clear();
     }
 }
 
@@ -425,6 +617,154 @@ impl Bot for EngineBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::{bench_position, POSITIONS};
+
+    /// Plays `line` from `pos`, panicking at an illegal move.
+    fn play_line(pos: &Position, line: &[Cell]) {
+        let mut pos = pos.clone();
+        for &c in line {
+            pos.try_play(c)
+                .unwrap_or_else(|e| panic!("{c:?} in {line:?}: {e}"));
+        }
+    }
+
+    #[test]
+    fn multi_pv_lines_are_distinct_and_legal_and_the_first_is_the_engines_move() {
+        for p in &POSITIONS {
+            let pos = bench_position(p);
+            let limits = Limits::depth(5);
+            let single = Engine::new(4).analyse(&pos, &limits, &mut |_| {}).unwrap();
+            let multi = Engine::new(4)
+                .analyse_lines(&pos, &limits, 3, &mut |_| {})
+                .unwrap();
+            let first = &multi.lines[0];
+            assert_eq!(
+                (first.pv[0], first.value, &first.pv),
+                (single.best, single.value, &single.pv),
+                "{}",
+                p.name
+            );
+            assert_eq!(multi.depth, single.depth, "{}", p.name);
+            if single.value.is_proven() && multi.lines.len() == 1 {
+                continue; // proven by the threat search: one line
+            }
+            assert_eq!(multi.lines.len(), 3, "{}", p.name);
+            let mut moves: Vec<Cell> = multi.lines.iter().map(|l| l.pv[0]).collect();
+            moves.sort_by_key(|c| (c.y, c.x));
+            moves.dedup();
+            assert_eq!(moves.len(), 3, "{}: {:?}", p.name, multi.lines);
+            for line in &multi.lines {
+                play_line(&pos, &line.pv);
+            }
+            // The other lines are best first.
+            assert!(multi.lines[1].value >= multi.lines[2].value, "{}", p.name);
+            assert!(multi.nodes > single.nodes, "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn analysis_reports_are_the_same_on_every_run() {
+        let pos = bench_position(&POSITIONS[0]);
+        for limits in [Limits::depth(5), Limits::nodes(60_000)] {
+            let run = || {
+                let mut reports = Vec::new();
+                let last = Engine::new(4)
+                    .analyse_lines(&pos, &limits, 3, &mut |m| reports.push(m.clone()))
+                    .unwrap();
+                (reports, last)
+            };
+            let (reports, last) = run();
+            assert_eq!((reports.clone(), last.clone()), run(), "{limits:?}");
+            assert!(reports.len() >= 3, "{limits:?}: {reports:?}");
+            for (i, r) in reports.iter().enumerate() {
+                assert_eq!(r.depth, i as u32 + 1);
+                assert_eq!(r.lines.len(), 3);
+                assert_eq!(r.elapsed_ms, 0, "no clock without a deadline");
+            }
+            assert!(reports.windows(2).all(|w| w[0].nodes < w[1].nodes));
+            if limits.max_depth.is_some() {
+                assert_eq!(Some(&last), reports.last());
+            }
+        }
+    }
+
+    #[test]
+    fn one_line_reports_as_play_does() {
+        let pos = bench_position(&POSITIONS[2]);
+        let limits = Limits::depth(6);
+        let mut infos = Vec::new();
+        let single = Engine::new(4)
+            .analyse(&pos, &limits, &mut |i| infos.push(i.clone()))
+            .unwrap();
+        let mut reports = Vec::new();
+        let one = Engine::new(4)
+            .analyse_lines(&pos, &limits, 1, &mut |m| reports.push(m.clone()))
+            .unwrap();
+        assert_eq!(one.nodes, single.nodes);
+        assert_eq!(one.lines[0].pv, single.pv);
+        assert_eq!(reports.len(), infos.len());
+        for (r, i) in reports.iter().zip(&infos) {
+            assert_eq!(
+                (r.depth, r.lines[0].value, &r.lines[0].pv, r.nodes),
+                (i.depth, i.value, &i.pv, i.nodes)
+            );
+        }
+    }
+
+    #[test]
+    fn a_proven_win_is_reported_as_a_win() {
+        // X to move makes two open threes at g5: a win by threats.
+        let pos = Position::from_diagram(
+            "9x9x5".parse().unwrap(),
+            "
+            O . . . . . . . O
+            . . . . . . . . .
+            . . . . . . X . .
+            . . . . . . X . .
+            . . . . X X . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            O . . . . . . . O
+            ",
+        )
+        .unwrap();
+        let mut reports = Vec::new();
+        let found = Engine::new(1)
+            .analyse_lines(&pos, &Limits::depth(12), 3, &mut |m| {
+                reports.push(m.clone())
+            })
+            .unwrap();
+        assert!(matches!(found.lines[0].value, Value::Win(_)), "{found:?}");
+        assert_eq!(found.lines[0].pv[0], "g5".parse().unwrap());
+        play_line(&pos, &found.lines[0].pv);
+        assert_eq!(Some(&found), reports.last(), "the proof is reported");
+    }
+
+    #[test]
+    fn the_node_meter_follows_the_search() {
+        let pos = bench_position(&POSITIONS[0]);
+        let meter = Arc::new(AtomicU64::new(7));
+        let mut engine = Engine::new(4);
+        engine.set_node_meter(Some(meter.clone()));
+        let found = engine
+            .analyse_lines(&pos, &Limits::depth(5), 2, &mut |_| {})
+            .unwrap();
+        let seen = meter.load(Ordering::Relaxed);
+        // Published every CHECK_EVERY nodes by each of the two searchers, from 0.
+        assert!(seen <= found.nodes, "{seen} > {}", found.nodes);
+        assert!(seen + 2 * search::CHECK_EVERY >= found.nodes, "{seen}");
+    }
+
+    #[test]
+    fn games_of_two_in_a_row_are_not_analysed() {
+        let pos = Position::new("5x5x2".parse().unwrap());
+        let refused = Engine::new(1).analyse_lines(&pos, &Limits::depth(2), 2, &mut |_| {});
+        assert!(
+            matches!(refused, Err(BotError::Unsupported(_))),
+            "{refused:?}"
+        );
+    }
 
     #[test]
     fn the_first_move_without_borders_is_at_the_origin() {
@@ -439,6 +779,12 @@ mod tests {
                 .top_moves(&pos, &Limits::depth(2), 5)
                 .unwrap();
             assert_eq!(top[0].0, Cell::new(0, 0), "{rules}");
+            let mut reports = Vec::new();
+            let lines = Engine::new(1)
+                .analyse_lines(&pos, &Limits::depth(3), 2, &mut |m| reports.push(m.clone()))
+                .unwrap();
+            assert_eq!(lines.lines[0].pv[0], Cell::new(0, 0), "{rules}");
+            assert!(reports.iter().all(|r| r.lines[0].pv[0] == Cell::new(0, 0)));
         }
     }
 

@@ -13,6 +13,10 @@
 //!    depth limit, when a win or loss is proven within the depth, or when the time is likely
 //!    too short for another iteration. Stopped before the first iteration is complete, the
 //!    search answers the best root move searched so far (the best-ordered one if none was).
+//!    With several lines (multi-PV, for analysis), a second searcher with tables of its own
+//!    then searches the root once per further line, as Stockfish does: the best move other
+//!    than the first line's, then the best of the rest, and so on, each with an aspiration
+//!    window of its own. Its own tables keep the first line exactly the single-line search.
 //! 3. **Each node**: mate-distance pruning; immediate decisions from the threat counts (a five
 //!    to make, two fives to stop, an open four against no five); at the horizon, a quiescence
 //!    search of own fours and forced blocks; the transposition table; moves by threat class
@@ -25,6 +29,8 @@
 //! [`CHECK_EVERY`] nodes and every few moves of the loops at the root that do not count nodes;
 //! the node limit is checked at every node, so a node- or depth-limited search is reproducible
 //! (the clock never decides anything without a deadline or a stop flag).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::board::Board;
 use super::eval::evaluate;
@@ -98,6 +104,10 @@ pub struct Control<'a> {
     /// clock, and whether it has.
     slice_end_ms: Option<u64>,
     slice_over: bool,
+    /// Where the nodes counted since the last poll are added at every poll, for a caller on
+    /// another thread (several searches may add to one meter), and how many were.
+    meter: Option<&'a AtomicU64>,
+    published: u64,
 }
 
 impl<'a> Control<'a> {
@@ -111,7 +121,15 @@ impl<'a> Control<'a> {
             ceiling: None,
             slice_end_ms: None,
             slice_over: false,
+            meter: None,
+            published: 0,
         }
+    }
+
+    /// Adds the nodes counted to `meter` at every poll (every [`CHECK_EVERY`] nodes), so that
+    /// a front-end can show progress while an iteration runs.
+    pub fn set_meter(&mut self, meter: &'a AtomicU64) {
+        self.meter = Some(meter);
     }
 
     /// Counts a node; true when the search must stop now.
@@ -135,6 +153,10 @@ impl<'a> Control<'a> {
         }
         if let (Some(end), Some(deadline)) = (self.slice_end_ms, &self.limits.deadline) {
             self.slice_over |= deadline.now_ms() >= end;
+        }
+        if let Some(meter) = self.meter {
+            meter.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
         }
         self.stopped()
     }
@@ -205,6 +227,9 @@ pub struct Searcher<'a> {
     buffers: Vec<Vec<usize>>,
     ordered: Vec<Vec<u64>>,
     root: Vec<RootMove>,
+    /// The first root move the root search considers: the moves before it are the lines
+    /// already found in this iteration (multi-PV); 0 outside [`Searcher::other_lines`].
+    root_first: usize,
     /// The score of the best root move searched in full by the last root search (its line is
     /// `pv[0]`), if any was.
     root_best: Option<i32>,
@@ -236,6 +261,7 @@ impl<'a> Searcher<'a> {
             buffers: vec![Vec::new(); MAX_PLY + 2],
             ordered: vec![Vec::new(); MAX_PLY + 2],
             root: Vec::new(),
+            root_first: 0,
             root_best: None,
             all_root_scores: false,
             qnodes: 0,
@@ -436,18 +462,72 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Takes the root moves of `first` (after its root threat searches), for searching the
+    /// other lines of a multi-PV search beside it.
+    pub fn copy_root(&mut self, first: &Searcher<'_>) {
+        self.root.clone_from(&first.root);
+    }
+
+    /// Step 2 for the other lines of a multi-PV search, at `depth`: the best root move other
+    /// than `first_move` (the first line's) with its line, then the best of the rest, and so on
+    /// up to `lines` lines (fewer when the root has fewer moves), each searched with an
+    /// aspiration window around the score of the line of its rank in `previous` (the last
+    /// iteration's). Returns the lines best first, and whether all were complete (stopped
+    /// part-way: the lines completed before the stop).
+    pub fn other_lines(
+        &mut self,
+        depth: i32,
+        previous: &[i32],
+        first_move: usize,
+        lines: usize,
+    ) -> (Vec<Iteration>, bool) {
+        let mut start = 0;
+        if let Some(pos) = self.root.iter().position(|r| r.idx == first_move) {
+            let r = self.root.remove(pos);
+            self.root.insert(0, r);
+            start = 1;
+        }
+        let count = lines.min(self.root.len() - start);
+        let mut found = Vec::with_capacity(count);
+        for k in 0..count {
+            self.root_first = start + k;
+            let line = self.iterate(depth, previous.get(k).copied());
+            self.root_first = 0;
+            match line {
+                Some(line) => found.push(line),
+                None => return (found, false),
+            }
+        }
+        // A later line may score above an earlier one (the table learned meanwhile): best
+        // first, equal scores in the order found; the root moves follow (line k's move is the
+        // root move each search put at its first place), so that the next iteration searches
+        // each line's move first again.
+        let mut paired: Vec<(Iteration, RootMove)> = found
+            .into_iter()
+            .zip(self.root[start..start + count].to_vec())
+            .collect();
+        paired.sort_by_key(|(line, _)| std::cmp::Reverse(line.score));
+        let mut found = Vec::with_capacity(count);
+        for (k, (line, root_move)) in paired.into_iter().enumerate() {
+            self.root[start + k] = root_move;
+            found.push(line);
+        }
+        (found, true)
+    }
+
     fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let mut best = -INFINITY;
         self.pv[0].clear();
         self.root_best = None;
-        for i in 0..self.root.len() {
+        let first = self.root_first;
+        for i in first..self.root.len() {
             let m = self.root[i].idx;
             self.board.play(m);
             let score = if self.board.last_move_won() {
                 MATE - 1
             } else if self.all_root_scores {
                 -self.negamax(depth - 1, 1, -INFINITY, INFINITY, true)
-            } else if i == 0 {
+            } else if i == first {
                 -self.negamax(depth - 1, 1, -beta, -alpha, true)
             } else {
                 let s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false);
@@ -478,14 +558,14 @@ impl<'a> Searcher<'a> {
             }
         }
         if !self.ctl.stopped() {
-            // Best first for the next iteration; the rest keep their order.
-            if let Some(pos) = self
-                .root
+            // Best first (after the lines already found) for the next search; the rest keep
+            // their order.
+            if let Some(pos) = self.root[first..]
                 .iter()
                 .position(|r| Some(&r.idx) == self.pv[0].first())
             {
-                let r = self.root.remove(pos);
-                self.root.insert(0, r);
+                let r = self.root.remove(first + pos);
+                self.root.insert(first, r);
             }
             if self.all_root_scores {
                 self.root

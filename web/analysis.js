@@ -1,0 +1,101 @@
+// Analysis mode (A): the engine thinks about the position shown, continuously, streamed from
+// GET /api/analyse (server-sent events): depth, score and principal variation, the top candidate
+// moves, an evaluation bar and a graph of the evaluation over the game. Moving on closes the
+// stream (the server stops the search at once) and opens one for the new position. Every score
+// is shown from X's point of view.
+
+import { rulesToString } from './notation.js';
+import { ongoing, position, store } from './store.js';
+import { render, scoreForX } from './view.js';
+
+const CANDIDATES = 3;
+const MAX_MS = 30000;
+
+let source = null;
+
+function close() {
+  if (source) source.close();
+  source = null;
+}
+
+/** Starts analysing the position shown (closing any analysis of another one). */
+function start() {
+  close();
+  const { analysis, tree } = store;
+  const node = tree.cursor;
+  analysis.node = node;
+  analysis.report = null;
+  analysis.state = 'thinking';
+  if (!position() || !ongoing()) {
+    analysis.state = 'over';
+    render();
+    return;
+  }
+  const query = new URLSearchParams({ rules: rulesToString(store.rules), moves: node.moves.join('.'), multipv: String(CANDIDATES), max_ms: String(MAX_MS) });
+  const es = new EventSource(`api/analyse?${query}`);
+  source = es;
+  const mine = () => source === es && store.tree.cursor === node;
+  const report = (kind) => (e) => {
+    if (!mine()) return;
+    const data = JSON.parse(e.data);
+    analysis.events += 1;
+    if (kind === 'progress') {
+      analysis.progress = data;
+    } else {
+      analysis.report = data;
+      analysis.progress = data;
+      if (data.lines && data.lines.length) node.evalForX = scoreForX(data.lines[0].value, data.to_move);
+    }
+    if (kind === 'done') {
+      analysis.state = 'done';
+      close();
+    }
+    render();
+  };
+  es.addEventListener('info', report('info'));
+  es.addEventListener('progress', report('progress'));
+  es.addEventListener('done', report('done'));
+  es.addEventListener('error', () => {
+    // A refusal (busy, rate limited) or a lost connection: EventSource would retry by itself and
+    // start again; stop, and say so.
+    if (!mine()) return;
+    analysis.state = analysis.report ? 'done' : 'unavailable';
+    close();
+    render();
+  });
+  render();
+}
+
+/**
+ * Stops the analysis while the computer thinks for the game (a move, a hint): both would share
+ * this client's engine slot. The next settled position starts it again.
+ */
+export function pauseAnalysis() {
+  if (!source) return;
+  close();
+  store.analysis.node = null;
+}
+
+/** After the position shown changes: analyse the new one, if analysis is on. */
+export function refreshAnalysis() {
+  if (store.analysis.on && store.analysis.node !== store.tree.cursor) start();
+}
+
+export function toggleAnalysis() {
+  const { analysis } = store;
+  analysis.on = !analysis.on;
+  analysis.node = null;
+  if (analysis.on) start();
+  else {
+    close();
+    analysis.state = 'off';
+    analysis.report = null;
+    render();
+  }
+}
+
+/** Turns analysis on (exact mode falls back to it where the solver cannot finish). */
+export function ensureAnalysis() {
+  if (!store.analysis.on) toggleAnalysis();
+}
+
