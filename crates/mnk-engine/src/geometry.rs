@@ -5,7 +5,7 @@
 //! which windows pass through each cell, the cells along each line for exact-k run checks, and the
 //! cell permutation of each board symmetry.
 
-use mnk_core::{Cell, Rules, Win, DIRECTIONS};
+use mnk_core::{Cell, Position, Rules, Win, DIRECTIONS};
 
 /// The largest number of cells a bitboard can hold.
 pub const MAX_CELLS: usize = 64;
@@ -123,6 +123,23 @@ impl Geometry {
     #[must_use]
     pub fn bit(&self, cell: Cell) -> usize {
         cell.y as usize * self.width as usize + cell.x as usize
+    }
+
+    /// The stones of `pos` (a position on this board) as bitboards: the side to move's, then
+    /// the other side's.
+    #[must_use]
+    pub fn split(&self, pos: &Position) -> (u64, u64) {
+        let mover = pos.to_move();
+        let mut bits = (0u64, 0u64);
+        for (cell, player) in pos.stones() {
+            let bit = 1u64 << self.bit(cell);
+            if player == mover {
+                bits.0 |= bit;
+            } else {
+                bits.1 |= bit;
+            }
+        }
+        bits
     }
 
     /// Whether `own` (which includes the stone on `cell`) wins through `cell`.

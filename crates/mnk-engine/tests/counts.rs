@@ -1,10 +1,14 @@
-//! `count_tree` against published game-tree counts (tests/data/tree-counts.tsv).
+//! `count_tree` against published game-tree counts (tests/data/tree-counts.tsv), and
+//! `count_below` against the same counts, `count_tree` and brute force.
 //!
 //! Boards up to 4x3 run in every test run; the 4x4 rows take tens of seconds and run as ignored
 //! tests in release (`cargo test --release -- --ignored`, which the test script does).
 
-use mnk_core::Rules;
-use mnk_engine::count::{count_tree, TreeCounts};
+use std::collections::HashSet;
+
+use mnk_core::{Cell, Outcome, Player, Position, Record, Rules, Win};
+use mnk_engine::count::{count_below, count_tree, CountError, Subtree, TreeCounts};
+use mnk_engine::Limits;
 
 struct Row {
     size: (u32, u32, u32),
@@ -111,4 +115,187 @@ fn large_boards_are_refused_with_a_reason() {
     let err = count_tree(&Rules::bounded(5, 5, 4).unwrap()).unwrap_err();
     assert!(err.to_string().contains("at most"), "{err}");
     assert!(count_tree(&mnk_core::Preset::Unbounded.rules()).is_err());
+}
+
+/// The figure a row of the data file gives for a board, as a number.
+fn data(size: (u32, u32, u32), quantity: &str) -> u128 {
+    rows()
+        .into_iter()
+        .find(|r| r.size == size && r.quantity == quantity)
+        .unwrap_or_else(|| panic!("no row {quantity} for {size:?}"))
+        .value
+        .parse()
+        .unwrap()
+}
+
+/// A position as a set: its stones in cell order.
+fn stones(pos: &Position) -> Vec<(Cell, Player)> {
+    let mut stones: Vec<(Cell, Player)> = pos.stones().collect();
+    stones.sort_by_key(|&(c, _)| (c.y, c.x));
+    stones
+}
+
+/// Games below `pos`, one by one, and every position met (brute force, no memo).
+fn brute_force(pos: &mut Position, seen: &mut HashSet<Vec<(Cell, Player)>>) -> u128 {
+    seen.insert(stones(pos));
+    if pos.is_over() {
+        return 1;
+    }
+    let mut games = 0;
+    for cell in pos.legal_moves() {
+        pos.play(cell);
+        games += brute_force(pos, seen);
+        pos.undo();
+    }
+    games
+}
+
+/// `count_below` against brute force: the position's counts and each move's.
+fn check_below(rules: Rules, moves: &str) {
+    let record: Record = moves.parse().unwrap();
+    let mut pos = Position::from_moves(rules, &record.0).unwrap();
+    let counts = count_below(&pos, &Limits::none()).unwrap();
+    let mut seen = HashSet::new();
+    let games = brute_force(&mut pos, &mut seen);
+    assert_eq!(
+        counts.position,
+        Subtree {
+            games,
+            positions: seen.len() as u64
+        },
+        "{rules} after [{moves}]"
+    );
+    let legal = pos.legal_moves();
+    assert_eq!(counts.moves.len(), legal.len());
+    for (&(cell, below), expected_cell) in counts.moves.iter().zip(&legal) {
+        assert_eq!(cell, *expected_cell, "moves in cell order");
+        pos.play(cell);
+        let mut seen = HashSet::new();
+        let games = brute_force(&mut pos, &mut seen);
+        pos.undo();
+        assert_eq!(
+            below,
+            Subtree {
+                games,
+                positions: seen.len() as u64
+            },
+            "{rules} after [{moves}], move {cell}"
+        );
+    }
+}
+
+#[test]
+fn below_the_empty_tic_tac_toe_board() {
+    let rules = Rules::bounded(3, 3, 3).unwrap();
+    let counts = count_below(&Position::new(rules), &Limits::none()).unwrap();
+    // The whole tree, from the data file: games, and positions with the empty one.
+    assert_eq!(counts.position.games, data((3, 3, 3), "complete games"));
+    assert_eq!(
+        u128::from(counts.position.positions),
+        data(
+            (3, 3, 3),
+            "reachable positions (empty and terminal included)"
+        )
+    );
+    // The moves' games add up to the whole; their positions overlap (X a1 O b2 X c3 and
+    // X c3 O b2 X a1 are one position), so they add up to more than 5477.
+    let games: u128 = counts.moves.iter().map(|m| m.1.games).sum();
+    assert_eq!(games, counts.position.games);
+    let positions: u64 = counts.moves.iter().map(|m| m.1.positions).sum();
+    assert!(positions > counts.position.positions - 1);
+    // Below one move, by symmetry: a corner, an edge, the centre.
+    let below = |name: &str| {
+        let cell: Cell = name.parse().unwrap();
+        counts.moves.iter().find(|m| m.0 == cell).unwrap().1
+    };
+    assert_eq!(below("a1").games, 27_732);
+    assert_eq!(below("b1").games, 29_592);
+    assert_eq!(below("b2").games, 25_872);
+    for corner in ["c1", "a3", "c3"] {
+        assert_eq!(below(corner), below("a1"));
+    }
+    for edge in ["a2", "c2", "b3"] {
+        assert_eq!(below(edge), below("b1"));
+    }
+    check_below(rules, "");
+}
+
+#[test]
+fn below_positions_of_small_boards_agree_with_brute_force() {
+    let exact = |w, h, k| Rules::bounded(w, h, k).unwrap().with_win(Win::Exact);
+    check_below(Rules::bounded(3, 3, 3).unwrap(), "b2 a1");
+    check_below(Rules::bounded(2, 2, 2).unwrap(), "");
+    check_below(Rules::bounded(4, 3, 3).unwrap(), "b2 c2 a3");
+    check_below(Rules::bounded(4, 3, 3).unwrap(), "a1 d3 b2");
+    check_below(exact(4, 3, 3), "b2 c2");
+    check_below(exact(5, 2, 3), "c1");
+    check_below(Rules::bounded(4, 4, 3).unwrap(), "b2 c3 b3 c2 a1 a4 d1");
+}
+
+#[test]
+fn below_the_empty_four_by_three_board() {
+    let rules = Rules::bounded(4, 3, 3).unwrap();
+    let counts = count_below(&Position::new(rules), &Limits::none()).unwrap();
+    assert_eq!(
+        u128::from(counts.position.positions),
+        data((4, 3, 3), "reachable positions")
+    );
+    let whole = count_tree(&rules).unwrap();
+    assert_eq!(counts.position.games, whole.games());
+    let games: u128 = counts.moves.iter().map(|m| m.1.games).sum();
+    assert_eq!(games, whole.games());
+    assert!(counts
+        .moves
+        .iter()
+        .all(|(_, below)| below.positions < whole.positions()));
+}
+
+#[test]
+#[ignore = "seconds optimised, minutes unoptimised: run with --ignored"]
+fn below_the_empty_four_by_four_by_three_board_agrees_with_the_whole_tree() {
+    let rules = Rules::bounded(4, 4, 3).unwrap();
+    let counts = count_below(&Position::new(rules), &Limits::none()).unwrap();
+    let whole = count_tree(&rules).unwrap();
+    assert_eq!(counts.position.games, whole.games());
+    assert_eq!(counts.position.positions, whole.positions());
+    let games: u128 = counts.moves.iter().map(|m| m.1.games).sum();
+    assert_eq!(games, whole.games());
+    // 4x4x4 has more unfinished positions than the count keeps in memory.
+    let huge = Position::new(Rules::bounded(4, 4, 4).unwrap());
+    let err = count_below(&huge, &Limits::none()).unwrap_err();
+    assert!(matches!(err, CountError::TooLarge(_)), "{err}");
+}
+
+#[test]
+fn below_finished_and_oversized_positions() {
+    let rules = Rules::bounded(3, 3, 3).unwrap();
+    let record: Record = "a1 a2 b1 b2 c1".parse().unwrap();
+    let over = Position::from_moves(rules, &record.0).unwrap();
+    assert!(matches!(over.outcome(), Outcome::Win { .. }));
+    let counts = count_below(&over, &Limits::none()).unwrap();
+    assert_eq!(
+        counts.position,
+        Subtree {
+            games: 1,
+            positions: 1
+        }
+    );
+    assert!(counts.moves.is_empty());
+    let large = Position::new(Rules::bounded(5, 5, 4).unwrap());
+    let err = count_below(&large, &Limits::none()).unwrap_err();
+    assert!(matches!(err, CountError::TooLarge(_)), "{err}");
+    assert!(err.to_string().contains("at most"), "{err}");
+    let unbounded = Position::new(mnk_core::Preset::Unbounded.rules());
+    assert!(matches!(
+        count_below(&unbounded, &Limits::none()),
+        Err(CountError::TooLarge(_))
+    ));
+    // A raised stop flag ends a long count.
+    let huge = Position::new(Rules::bounded(4, 4, 4).unwrap());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let stopped = Limits {
+        stop: Some(stop),
+        ..Limits::default()
+    };
+    assert_eq!(count_below(&huge, &stopped), Err(CountError::Aborted));
 }

@@ -1,8 +1,11 @@
-//! The exact solver against published results (tests/data/mnk-results.tsv).
+//! The exact solver against published results (tests/data/mnk-results.tsv) and brute force.
 
-use mnk_core::{Position, Rules};
+use std::collections::HashMap;
+
+use mnk_core::{Cell, Position, Record, Rules, Win};
+use mnk_engine::geometry::Geometry;
 use mnk_engine::solver::{self, Solver};
-use mnk_engine::{Limits, Value};
+use mnk_engine::{Limits, Rng, Value};
 
 struct Known {
     width: u32,
@@ -189,5 +192,129 @@ fn move_values_agree_with_brute_force() {
                 );
             }
         }
+    }
+}
+
+/// Plain negamax over bitboards, memoised: [`brute_force`] for larger boards. `me` is to move.
+fn brute_force_bits(g: &Geometry, me: u64, them: u64, memo: &mut HashMap<(u64, u64), i32>) -> i32 {
+    if let Some(&v) = memo.get(&(me, them)) {
+        return v;
+    }
+    let mut best = i32::MIN;
+    let mut empty = g.full & !(me | them);
+    while empty != 0 {
+        let i = empty.trailing_zeros() as usize;
+        empty &= empty - 1;
+        best = best.max(brute_force_move(g, me, them, i, memo));
+    }
+    memo.insert((me, them), best);
+    best
+}
+
+/// The brute-force value of the move on bit `i` for `me`, the side to move.
+fn brute_force_move(
+    g: &Geometry,
+    me: u64,
+    them: u64,
+    i: usize,
+    memo: &mut HashMap<(u64, u64), i32>,
+) -> i32 {
+    let mine = me | 1 << i;
+    if g.wins_through(mine, i) {
+        99
+    } else if mine | them == g.full {
+        0
+    } else {
+        let child = brute_force_bits(g, them, mine, memo);
+        -child + child.signum()
+    }
+}
+
+/// Checks the value of every move from [`Solver::analyse`], and the moves
+/// [`Solver::best_moves`] keeps, against brute force.
+fn check_against_brute_force(
+    solver: &mut Solver,
+    pos: &Position,
+    memo: &mut HashMap<(u64, u64), i32>,
+) {
+    let rules = *pos.rules();
+    let g = Geometry::new(&rules).unwrap();
+    let record = format!("{rules} after {}", Record(pos.history().to_vec()));
+    let (me, them) = g.split(pos);
+    let analysis = solver.analyse(pos, &Limits::none()).unwrap();
+    assert_eq!(
+        to_score(analysis.value),
+        brute_force_bits(&g, me, them, memo),
+        "{record}"
+    );
+    let mut expected_best = Vec::new();
+    for &(cell, value) in &analysis.moves {
+        let expected = brute_force_move(&g, me, them, g.bit(cell), memo);
+        assert_eq!(to_score(value), expected, "{record}, move {cell}");
+        if value == analysis.value {
+            expected_best.push(cell);
+        }
+    }
+    expected_best.sort_by_key(|c| (c.y, c.x));
+    let best = solver.best_moves(pos, &Limits::none()).unwrap();
+    assert_eq!(best.value, analysis.value, "{record}");
+    let cells: Vec<Cell> = best.moves.iter().map(|m| m.0).collect();
+    assert_eq!(cells, expected_best, "{record}");
+}
+
+/// Random positions with a dozen or so empty cells, on boards where the threat pruning (double
+/// threats, forcing lines, the cells that spoil them) has work to do, agree with brute force.
+#[test]
+fn threat_pruning_agrees_with_brute_force_on_random_positions() {
+    let exact = |w, h, k| Rules::bounded(w, h, k).unwrap().with_win(Win::Exact);
+    // (rules, stones placed at random, positions)
+    let boards = [
+        (Rules::bounded(4, 4, 3).unwrap(), 4, 8),
+        (Rules::bounded(5, 4, 4).unwrap(), 8, 8),
+        (Rules::bounded(5, 5, 4).unwrap(), 13, 8),
+        (Rules::bounded(6, 4, 4).unwrap(), 12, 8),
+        (Rules::bounded(6, 6, 4).unwrap(), 24, 12),
+        (Rules::bounded(7, 5, 4).unwrap(), 23, 8),
+        (Rules::bounded(7, 2, 3).unwrap(), 3, 8),
+        (exact(4, 4, 3), 4, 8),
+        (exact(6, 4, 4), 12, 8),
+        (exact(7, 3, 3), 9, 8),
+    ];
+    let mut rng = Rng::seeded(2024);
+    for (rules, stones, count) in boards {
+        let mut memo = HashMap::new();
+        let mut solver = Solver::for_rules(&rules).unwrap();
+        let mut checked = 0;
+        while checked < count {
+            let mut pos = Position::new(rules);
+            while pos.ply() < stones && !pos.is_over() {
+                let moves = pos.legal_moves();
+                pos.play(moves[rng.below(moves.len())]);
+            }
+            if !pos.is_over() {
+                check_against_brute_force(&mut solver, &pos, &mut memo);
+                checked += 1;
+            }
+        }
+    }
+}
+
+/// Positions where a stone outside a forcing line still matters, because it would turn one of
+/// the blocks into a threat: found by searching for positions whose values change when such
+/// cells are left out of the zone.
+#[test]
+fn stones_that_turn_a_block_into_a_threat_are_not_left_out() {
+    for (rules, moves) in [
+        ("6x4x4,exact", "e2 c1 f3 a2 b2 c4 f4 e3 a4 b4 e4 f2"),
+        (
+            "6x5x4",
+            "f3 a2 d5 a5 c2 e2 a4 b2 a1 f4 f2 d1 d2 c1 b3 c3 e1 b4",
+        ),
+    ] {
+        let rules: Rules = rules.parse().unwrap();
+        let record: Record = moves.parse().unwrap();
+        let pos = Position::from_moves(rules, &record.0).unwrap();
+        let mut solver = Solver::for_rules(&rules).unwrap();
+        check_against_brute_force(&mut solver, &pos, &mut HashMap::new());
     }
 }

@@ -206,7 +206,7 @@ async fn analyse(
 ) -> Result<Response, ApiError> {
     let query = AnalyseQuery::parse(uri.query().unwrap_or(""))?;
     let pos = query.position()?;
-    if pos.is_over() {
+    if game::finished(&pos) {
         return Err(BotError::GameOver.into());
     }
     if pos.rules().k() < MIN_K {

@@ -1,6 +1,7 @@
-//! The endpoints that think: the computer's move, a hint, the heat map, exact values, and the
-//! list of bots and levels. Each builds a position with [`crate::game`], then hands the engine
-//! work to the [`crate::pool::EnginePool`] with a deadline and the pool's stop flag.
+//! The endpoints that think: the computer's move, a hint, the heat map, exact values, the
+//! game-tree explorer's counts, and the list of bots and levels. Each builds a position with
+//! [`crate::game`], then hands the engine work to the [`crate::pool::EnginePool`] with a deadline
+//! and the pool's stop flag.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -11,8 +12,9 @@ use axum::routing::{get, post};
 use axum::{Json as Reply, Router};
 use mnk_core::{Position, Rules};
 use mnk_engine::bots::{self, BotSpec, BOTS};
+use mnk_engine::count::{count_below, CountError, CountsBelow};
 use mnk_engine::level::{Level, LEVELS};
-use mnk_engine::solver::{self, SolveError};
+use mnk_engine::solver::{self, Analysis, SolveError};
 use mnk_engine::weights::attack_weights_within;
 use mnk_engine::{BotError, Choice, Deadline, Limits, Value};
 use serde::Deserialize;
@@ -21,7 +23,7 @@ use serde_json::{json, Value as Json};
 use crate::body::ApiJson;
 use crate::clients::Client;
 use crate::error::ApiError;
-use crate::game::{self, cell_json, cell_names, state_json, GameRequest};
+use crate::game::{self, cell_json, cell_names, game_outcome_json, state_json, GameRequest};
 use crate::pool::EnginePool;
 
 /// What every handler shares: the engine pool and the think-time settings.
@@ -43,6 +45,33 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/hint", post(hint))
         .route("/api/weights", post(weights))
         .route("/api/solve", post(solve))
+        .route("/api/tree", post(tree))
+}
+
+/// Runs `job` in an engine slot, within `budget` and stopped when the client leaves; answers
+/// its result and the milliseconds it took.
+async fn in_slot<R, F>(
+    app: &AppState,
+    client: Client,
+    budget: Duration,
+    job: F,
+) -> Result<(R, u64), ApiError>
+where
+    F: FnOnce(&Limits) -> Result<R, ApiError> + Send + 'static,
+    R: Send + 'static,
+{
+    app.pool
+        .run(client, move |stop: Arc<AtomicBool>| {
+            let start = Instant::now();
+            let limits = Limits {
+                deadline: Some(Deadline::from_now(budget)),
+                stop: Some(stop),
+                ..Limits::default()
+            };
+            let result = job(&limits)?;
+            Ok((result, start.elapsed().as_millis() as u64))
+        })
+        .await
 }
 
 /// A request for thinking: the game, who thinks, for how long, with which random seed.
@@ -181,35 +210,25 @@ async fn think(
             ))
         }
     };
-    if pos.is_over() {
+    if game::finished(&pos) {
         return Err(BotError::GameOver.into());
     }
     let budget = think_time(app, request.time_ms);
     let seed = request.seed.unwrap_or_else(|| random_seed(&pos));
     let job_pos = pos.clone();
-    let thought = app
-        .pool
-        .run(client, move |stop: Arc<AtomicBool>| {
-            let start = Instant::now();
-            // Built in the slot: some bots allocate their tables here.
-            let mut bot = bots::create(&spec, job_pos.rules(), seed)?;
-            let limits = Limits {
-                deadline: Some(Deadline::from_now(budget)),
-                stop: Some(stop),
-                ..Limits::default()
-            };
-            let choice = bot.choose(&job_pos, &limits)?;
-            // mnk-core is the referee of the computer's moves too: an illegal one is our bug,
-            // reported as such, never passed on to the client.
-            job_pos.check_move(choice.cell).map_err(|e| {
-                ApiError::Internal(format!("the {spec} bot chose an illegal move: {e}"))
-            })?;
-            Ok(Thought {
-                choice,
-                time_ms: start.elapsed().as_millis() as u64,
-            })
-        })
-        .await?;
+    let (choice, time_ms) = in_slot(app, client, budget, move |limits| {
+        // Built in the slot: some bots allocate their tables here.
+        let mut bot = bots::create(&spec, job_pos.rules(), seed)?;
+        let choice = bot.choose(&job_pos, limits)?;
+        // mnk-core is the referee of the computer's moves too: an illegal one is our bug,
+        // reported as such, never passed on to the client.
+        job_pos.check_move(choice.cell).map_err(|e| {
+            ApiError::Internal(format!("the {spec} bot chose an illegal move: {e}"))
+        })?;
+        Ok(choice)
+    })
+    .await?;
+    let thought = Thought { choice, time_ms };
     tracing::debug!(bot = %spec, rules = %pos.rules(), ply = pos.ply(), time_ms = thought.time_ms, "moved");
     Ok((pos, thought))
 }
@@ -299,19 +318,11 @@ async fn weights(
     let pos = request.position()?;
     let side = pos.to_move();
     let rules = *pos.rules();
-    let budget = app.max_think;
-    let weights = app
-        .pool
-        .run(client, move |stop| {
-            // Cancelled like a search: when the client goes away, or at the thinking cap.
-            let limits = Limits {
-                deadline: Some(Deadline::from_now(budget)),
-                stop: Some(stop),
-                ..Limits::default()
-            };
-            Ok(attack_weights_within(&pos, &limits)?)
-        })
-        .await?;
+    // Cancelled like a search: when the client goes away, or at the thinking cap.
+    let (weights, _) = in_slot(&app, client, app.max_think, move |limits| {
+        Ok(attack_weights_within(&pos, limits)?)
+    })
+    .await?;
     let weights: Vec<Json> = weights
         .into_iter()
         .map(|(cell, weight)| {
@@ -337,6 +348,24 @@ pub struct SolveRequest {
     pub time_ms: Option<u64>,
 }
 
+/// The solving time a request gets: its `time_ms` capped by the server, or the server's cap.
+fn solve_time(app: &AppState, time_ms: Option<u64>) -> Duration {
+    time_ms
+        .map_or(app.max_think, Duration::from_millis)
+        .clamp(Duration::from_millis(1), app.max_think)
+}
+
+/// The exact value of every move in `pos`, within `budget` (run in the engine pool).
+fn analyse_within(pos: &Position, budget: Duration, limits: &Limits) -> Result<Analysis, ApiError> {
+    solver::analyse(pos, limits).map_err(|e| match e {
+        SolveError::Aborted { .. } => ApiError::OutOfTime(format!(
+            "this position could not be solved within {} ms: {e}",
+            budget.as_millis()
+        )),
+        other => ApiError::from(other),
+    })
+}
+
 /// `POST /api/solve`: the exact value of the position and of every legal move.
 async fn solve(
     State(app): State<AppState>,
@@ -351,29 +380,11 @@ async fn solve(
     if pos.is_over() {
         return Err(SolveError::GameOver.into());
     }
-    let budget = request
-        .time_ms
-        .map_or(app.max_think, Duration::from_millis)
-        .clamp(Duration::from_millis(1), app.max_think);
-    let (analysis, time_ms) = app
-        .pool
-        .run(client, move |stop| {
-            let start = Instant::now();
-            let limits = Limits {
-                deadline: Some(Deadline::from_now(budget)),
-                stop: Some(stop),
-                ..Limits::default()
-            };
-            let analysis = solver::analyse(&pos, &limits).map_err(|e| match e {
-                SolveError::Aborted { .. } => ApiError::OutOfTime(format!(
-                    "this position could not be solved within {} ms: {e}",
-                    budget.as_millis()
-                )),
-                other => ApiError::from(other),
-            })?;
-            Ok((analysis, start.elapsed().as_millis() as u64))
-        })
-        .await?;
+    let budget = solve_time(&app, request.time_ms);
+    let (analysis, time_ms) = in_slot(&app, client, budget, move |limits| {
+        analyse_within(&pos, budget, limits)
+    })
+    .await?;
     let moves: Vec<Json> = analysis
         .moves
         .iter()
@@ -390,6 +401,88 @@ async fn solve(
         "time_ms": time_ms,
         "moves": moves,
     })))
+}
+
+/// `POST /api/tree`: the game-tree explorer's view of a position: every move with its exact
+/// value, and the games and distinct positions below it where they can be counted in time.
+async fn tree(
+    State(app): State<AppState>,
+    client: Client,
+    ApiJson(request): ApiJson<SolveRequest>,
+) -> Result<Reply<Json>, ApiError> {
+    let pos = game::position(&request.rules, &request.moves)?;
+    let rules = *pos.rules();
+    if !solver::solvable(&rules) {
+        return Err(SolveError::TooLarge(rules.to_string()).into());
+    }
+    // A game drawn for want of lines (no_line_left) still has its moves: the counts play on to a
+    // win or a full board, as the published figures and `mnk count` do.
+    let mut answer = json!({
+        "to_move": pos.to_move(),
+        "outcome": game_outcome_json(&pos),
+    });
+    if pos.is_over() {
+        // A leaf: one game (the one that ended here), one position, nothing to play.
+        answer["value"] = Json::Null;
+        answer["games"] = json!(1);
+        answer["positions"] = json!(1);
+        answer["nodes"] = json!(0);
+        answer["time_ms"] = json!(0);
+        answer["children"] = json!([]);
+        return Ok(Reply(answer));
+    }
+    let budget = solve_time(&app, request.time_ms);
+    let ((analysis, counts), time_ms) = in_slot(&app, client, budget, move |limits| {
+        // The values first: without them there is no answer; the counts get what time is left.
+        let analysis = analyse_within(&pos, budget, limits)?;
+        Ok((analysis, count_below(&pos, limits)))
+    })
+    .await?;
+    let below = |cell| {
+        counts
+            .as_ref()
+            .ok()
+            .and_then(|c: &CountsBelow| c.moves.iter().find(|m| m.0 == cell))
+            .map(|m| m.1)
+    };
+    let children: Vec<Json> = analysis
+        .moves
+        .iter()
+        .map(|&(cell, value)| {
+            let mut entry = cell_json(&rules, cell);
+            entry["value"] = value_json(value);
+            if let Some(below) = below(cell) {
+                entry["games"] = json!(below.games);
+                entry["positions"] = json!(below.positions);
+            }
+            entry
+        })
+        .collect();
+    answer["value"] = value_json(analysis.value);
+    match &counts {
+        Ok(counts) => {
+            answer["games"] = json!(counts.position.games);
+            answer["positions"] = json!(counts.position.positions);
+        }
+        Err(e) => {
+            let code = match e {
+                CountError::TooLarge(_) => "too_large",
+                CountError::Aborted => "out_of_time",
+            };
+            let message = match e {
+                CountError::TooLarge(why) => format!("not counted: {why}"),
+                CountError::Aborted => format!(
+                    "not counted: the values took the time, or the count did not finish within {} ms",
+                    budget.as_millis()
+                ),
+            };
+            answer["uncounted"] = json!({ "code": code, "message": message });
+        }
+    }
+    answer["nodes"] = json!(analysis.nodes);
+    answer["time_ms"] = json!(time_ms);
+    answer["children"] = json!(children);
+    Ok(Reply(answer))
 }
 
 #[cfg(test)]

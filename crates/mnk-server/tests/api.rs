@@ -559,6 +559,22 @@ async fn a_game_with_no_line_left_is_a_draw_and_takes_no_more_moves() {
     .await;
     assert_error(&after, 409, "game_over");
     assert_eq!(after.json["error"]["index"], 8);
+    // The computer neither moves nor hints in it, and the analysis board does not start.
+    for path in ["/api/move", "/api/hint"] {
+        let reply = post(
+            &app(),
+            path,
+            json!({"rules": TICTACTOE, "moves": moves, "opponent": {"level": 3}}),
+        )
+        .await;
+        assert_error(&reply, 409, "game_over");
+    }
+    let analysis = get(
+        &app(),
+        "/api/analyse?rules=tictactoe&moves=b2.a1.c3.a3.a2.c2.b3.b1",
+    )
+    .await;
+    assert_error(&analysis, 409, "game_over");
     // One move earlier a line is still possible: the game goes on.
     let earlier = post(
         &app(),

@@ -3,9 +3,9 @@
 use std::time::Instant;
 
 use clap::Args;
-use mnk_core::{Board, Outcome, Player, Position, Record, Rules, Win};
-use mnk_engine::count::count_tree;
-use mnk_engine::solver::{Solver, DEFAULT_TABLE_MB, MAX_SOLVE_CELLS};
+use mnk_core::{Board, Cell, Outcome, Player, Position, Record, Rules, Win};
+use mnk_engine::count::{count_below, count_tree};
+use mnk_engine::solver::{table_mb, Solver, DEFAULT_TABLE_MB, MAX_TABLE_MB};
 use mnk_engine::{Limits, Value};
 
 /// The board of a small-board command.
@@ -72,34 +72,7 @@ pub struct SolveArgs {
 }
 
 /// The largest solver table `--hash-mb` takes, in MB.
-const MAX_HASH_MB: u64 = 1024;
-
-/// Bytes of solver table worth having per position: an entry is 24 bytes and a bucket holds two,
-/// so with two entries' room per position they rarely push each other out.
-const TABLE_BYTES_PER_POSITION: u128 = 48;
-
-/// How many positions a board of `cells` cells can hold with the first player's stones level
-/// with the second's or one more: the sum over n of C(cells, n) · C(n, ⌈n/2⌉). It counts
-/// positions past a win too, so it bounds what the solver can meet from above.
-fn positions_bound(cells: u32) -> u128 {
-    let choose = |n: u128, k: u128| (0..k).fold(1u128, |acc, i| acc * (n - i) / (i + 1));
-    let cells = u128::from(cells);
-    (0..=cells)
-        .map(|n| choose(cells, n).saturating_mul(choose(n, n.div_ceil(2))))
-        .fold(0u128, u128::saturating_add)
-}
-
-/// The table size for `rules`: what was asked, but no more than every position the board can
-/// hold would fill (a larger table only costs memory and the time to clear it); at least 1 MB.
-fn table_mb(rules: &Rules, asked_mb: usize) -> usize {
-    // The solver refuses larger boards anyway (and their counts would overflow).
-    let Some(cells) = rules.cell_count().filter(|&n| n <= MAX_SOLVE_CELLS) else {
-        return asked_mb;
-    };
-    let bytes = positions_bound(cells as u32).saturating_mul(TABLE_BYTES_PER_POSITION);
-    let needed_mb = bytes.div_ceil(1 << 20).max(1);
-    usize::try_from(needed_mb).map_or(asked_mb, |needed| asked_mb.min(needed))
-}
+const MAX_HASH_MB: u64 = MAX_TABLE_MB as u64;
 
 /// How a finished game ended, in words: "X won with a1 a2 a3", or "drawn: the board is full".
 fn ending(pos: &Position) -> String {
@@ -158,6 +131,56 @@ fn describe(value: Value, mover: Player, first: Player) -> String {
     }
 }
 
+/// The `--all` table: every move with its value, and the games and positions below it where
+/// the tree below the position can be counted (else a line says why not).
+fn moves_table(pos: &Position, moves: &[(Cell, Value)]) -> String {
+    let start = Instant::now();
+    let counts = count_below(pos, &Limits::none());
+    let seconds = start.elapsed().as_secs_f64();
+    let mut rows = vec![["move", "value", "games", "positions"].map(String::from)];
+    for (cell, value) in moves {
+        let below = counts
+            .as_ref()
+            .ok()
+            .and_then(|c| c.moves.iter().find(|m| m.0 == *cell))
+            .map(|m| m.1);
+        rows.push([
+            cell.to_string(),
+            value.to_string(),
+            below.map_or_else(String::new, |b| b.games.to_string()),
+            below.map_or_else(String::new, |b| b.positions.to_string()),
+        ]);
+    }
+    let columns = if counts.is_ok() { 4 } else { 2 };
+    let width = |c: usize| rows.iter().map(|r| r[c].len()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns).map(width).collect();
+    let mut table = String::new();
+    for row in &rows {
+        let mut line = format!(
+            "  {:>w$}  {:<v$}",
+            row[0],
+            row[1],
+            w = widths[0],
+            v = widths[1]
+        );
+        for c in 2..columns {
+            line += &format!("  {:>w$}", row[c], w = widths[c]);
+        }
+        table += line.trim_end();
+        table.push('\n');
+    }
+    match counts {
+        Ok(_) => {
+            table += "games: complete games after the move (each ends at the first win or on a full board)\n";
+            table += &format!(
+                "positions: distinct positions reachable after it, itself included (counted in {seconds:.3} s)\n"
+            );
+        }
+        Err(e) => table += &format!("games and positions below each move not counted: {e}\n"),
+    }
+    table
+}
+
 /// Runs `mnk solve`.
 pub fn solve(args: &SolveArgs) -> Result<(), String> {
     let rules = args.board.rules()?;
@@ -187,9 +210,7 @@ pub fn solve(args: &SolveArgs) -> Result<(), String> {
     }
     if args.all {
         report += &format!("moves ({mover} playing):\n");
-        for (cell, value) in &analysis.moves {
-            report += &format!("  {cell:>4}  {value}\n");
-        }
+        report += &moves_table(&pos, &analysis.moves);
     }
     report += &format!(
         "nodes: {}  time: {seconds:.3} s  ({:.0} nodes/s)\n",
@@ -197,27 +218,4 @@ pub fn solve(args: &SolveArgs) -> Result<(), String> {
         analysis.nodes as f64 / seconds.max(1e-9)
     );
     emit(&report)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_position_bound_counts_balanced_placements() {
-        // Tic-tac-toe: 6046 placements with X level or one ahead (5478 of them legal positions).
-        assert_eq!(positions_bound(9), 6046);
-        assert_eq!(positions_bound(0), 1);
-        assert!(positions_bound(36) > 1 << 50);
-    }
-
-    #[test]
-    fn small_boards_get_small_tables() {
-        let rules = |w, h, k| Rules::bounded(w, h, k).unwrap();
-        assert_eq!(table_mb(&rules(3, 3, 3), 1024), 1);
-        assert_eq!(table_mb(&rules(4, 3, 3), 1024), 7);
-        assert_eq!(table_mb(&rules(4, 4, 4), 1024), 466);
-        assert_eq!(table_mb(&rules(6, 6, 5), 1024), 1024);
-        assert_eq!(table_mb(&rules(6, 6, 5), 64), 64);
-    }
 }

@@ -242,3 +242,34 @@ fn the_terminal_game_calls_a_draw_when_no_line_is_left() {
     assert!(shown.trim_end().ends_with("undo, new or quit>"), "{shown}");
     assert!(!shown.contains("last move: X c1"), "{shown}");
 }
+
+#[test]
+fn solve_all_gives_every_move_with_the_games_and_positions_below_it() {
+    let out = mnk(&["solve", "3", "3", "3", "--all"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let row = |cell: &str| {
+        report
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(cell))
+            .unwrap_or_else(|| panic!("no row for {cell}:\n{report}"))
+            .split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(row("move"), ["move", "value", "games", "positions"]);
+    // Below a corner, an edge and the centre of tic-tac-toe (the games add up to 255,168).
+    assert_eq!(row("a1"), ["a1", "draw", "27732", "1870"]);
+    assert_eq!(row("b1"), ["b1", "draw", "29592", "1902"]);
+    assert_eq!(row("b2"), ["b2", "draw", "25872", "1837"]);
+
+    // 25 empty cells are too many to count: the values come, with the reason.
+    let out = mnk(&["solve", "5", "5", "4", "--all"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("games and positions below each move not counted"),
+        "{report}"
+    );
+    assert!(report.lines().any(|l| l.trim() == "c3  draw"), "{report}");
+}

@@ -1,4 +1,8 @@
 //! The perfect player: the exact solver choosing among the best moves at random.
+//!
+//! It asks the solver only what it needs, the position's value and the moves that keep it
+//! ([`Solver::best_moves`]), not the exact value of every move ([`Solver::analyse`], what
+//! `POST /api/solve` shows): the losing moves' distances can cost far more than the choice.
 
 use mnk_core::{Cell, Position, Rules};
 
@@ -40,23 +44,18 @@ impl PerfectBot {
             ));
         }
         if self.solver.as_ref().is_none_or(|(r, _)| *r != rules) {
-            let fresh = Solver::new(&rules, solver::DEFAULT_TABLE_MB)
-                .map_err(|e| BotError::Unsupported(e.to_string()))?;
+            let fresh =
+                Solver::for_rules(&rules).map_err(|e| BotError::Unsupported(e.to_string()))?;
             self.solver = Some((rules, fresh));
         }
         let (_, solver) = self.solver.as_mut().expect("just made");
-        let analysis = solver.analyse(pos, limits).map_err(|e| match e {
+        let analysis = solver.best_moves(pos, limits).map_err(|e| match e {
             SolveError::Aborted { nodes } => BotError::OutOfTime { nodes },
             SolveError::GameOver => BotError::GameOver,
             SolveError::TooLarge(_) => BotError::Unsupported(e.to_string()),
         })?;
         let top = analysis.value;
-        let best: Vec<Cell> = analysis
-            .moves
-            .iter()
-            .filter(|(_, v)| *v == top)
-            .map(|(c, _)| *c)
-            .collect();
+        let best: Vec<Cell> = analysis.moves.iter().map(|(c, _)| *c).collect();
         let choice = Choice {
             cell: best[0],
             value: Some(top),

@@ -13,13 +13,27 @@
 //! - **pairings**: a side whose live windows each contain a pair of empty cells, with the pairs
 //!   disjoint, cannot win (the opponent answers each move in a pair with its partner); this is how
 //!   5×5×5 is known to be a draw, and the check proves such draws at once;
+//! - **forcing lines**: with no threat on the board, a move that makes two threats at once wins in
+//!   3, and a short line of threats, each met by its forced block, ending in such a move bounds
+//!   the value from below. When the *opponent* has such a line, a move that touches none of its
+//!   cells (nor the cells where a stone would turn one of its blocks into a threat) and makes no
+//!   threat loses just after it, so only the moves that do are searched. This is what k = 4 on
+//!   6×6 needs: without it every defence against a threat two moves away was searched in full,
+//!   and valuing every move of the empty 6×6×4 board took 17 s instead of under one;
 //! - **move ordering** by the table's best move, then by how much a cell adds to its side's
 //!   windows and takes from the opponent's.
 //!
 //! Values are "win in n plies", "draw" or "loss in n plies" from the side to move, stored in the
 //! table relative to their own position so they are valid at any depth. The value is found with
-//! two null-window tests around the draw first (can the mover win? can it lose?), then a full
-//! window on the side that matters, so drawn boards, the common case, need only the cheap tests.
+//! two null-window tests around the draw first (can the mover win? can it lose?), so drawn
+//! boards, the common case, need only the cheap tests; a decided game's distance is then found
+//! by more null windows (MTD(f)).
+//!
+//! Three questions, three prices: [`Solver::solve`] (the value and one best move, what `mnk
+//! solve` prints), [`Solver::best_moves`] (the value and every move that keeps it, what the
+//! perfect player needs) and [`Solver::analyse`] (the exact value of every move, what `POST
+//! /api/solve` and `mnk solve --all` show). The last costs the most: a losing move's exact
+//! distance needs a proof of its own.
 
 mod tt;
 
@@ -27,7 +41,7 @@ use std::fmt;
 
 use mnk_core::{Cell, Outcome, Position, Rules};
 
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, MAX_CELLS};
 use crate::limits::Limits;
 use crate::value::Value;
 use tt::{Bound, Table};
@@ -38,6 +52,8 @@ const WIN: i32 = 1000;
 const INFINITY: i32 = WIN + 2;
 /// While at most this many stones are down, table keys are made canonical under symmetry.
 const SYMMETRY_STONES: u32 = 25;
+/// The longest forcing line (threat, block, threat, block, ..., double threat) looked for, in plies.
+const FORCING_PLIES: u32 = 7;
 /// Steps a pairing search may take before giving up (it then proves nothing).
 const PAIRING_BUDGET: u32 = 64;
 /// Nodes between checks of the stop flag and the deadline.
@@ -46,6 +62,39 @@ const CHECK_EVERY: u64 = 4096;
 pub const DEFAULT_TABLE_MB: usize = 64;
 /// The largest board the solver takes on.
 pub const MAX_SOLVE_CELLS: usize = 36;
+
+/// The largest table [`table_mb`] gives, in MB.
+pub const MAX_TABLE_MB: usize = 1024;
+
+/// Bytes of table worth having per position: an entry is 24 bytes and a bucket holds two, so
+/// with two entries' room per position they rarely push each other out.
+const TABLE_BYTES_PER_POSITION: u128 = 48;
+
+/// How many positions a board of `cells` cells can hold with the first player's stones level
+/// with the second's or one more: the sum over n of C(cells, n) · C(n, ⌈n/2⌉). It counts
+/// positions past a win too, so it bounds what the solver can meet from above.
+fn positions_bound(cells: u32) -> u128 {
+    let choose = |n: u128, k: u128| (0..k).fold(1u128, |acc, i| acc * (n - i) / (i + 1));
+    let cells = u128::from(cells);
+    (0..=cells)
+        .map(|n| choose(cells, n).saturating_mul(choose(n, n.div_ceil(2))))
+        .fold(0u128, u128::saturating_add)
+}
+
+/// The table size for `rules`: `asked_mb` (at most [`MAX_TABLE_MB`]), but no more than every
+/// position the board can hold would fill (a larger table only costs memory and the time to
+/// clear it); at least 1 MB. Every front-end sizes its solver with this.
+#[must_use]
+pub fn table_mb(rules: &Rules, asked_mb: usize) -> usize {
+    let asked_mb = asked_mb.clamp(1, MAX_TABLE_MB);
+    // The solver refuses larger boards anyway (and their counts would overflow).
+    let Some(cells) = rules.cell_count().filter(|&n| n <= MAX_SOLVE_CELLS) else {
+        return asked_mb;
+    };
+    let bytes = positions_bound(cells as u32).saturating_mul(TABLE_BYTES_PER_POSITION);
+    let needed_mb = bytes.div_ceil(1 << 20).max(1);
+    usize::try_from(needed_mb).map_or(asked_mb, |needed| asked_mb.min(needed))
+}
 
 /// Whether the solver takes on boards of these rules (bounded, at most [`MAX_SOLVE_CELLS`] cells).
 /// Small boards are solved in well under a second; the largest may take much longer.
@@ -90,8 +139,9 @@ pub struct Analysis {
     pub value: Value,
     /// A move that achieves the value (the first such in cell order).
     pub best: Option<Cell>,
-    /// Every legal move with its exact value for the side playing it (when asked for), best first,
-    /// then by cell.
+    /// The moves asked for, with their exact values for the side playing them: none
+    /// ([`Solver::solve`]), the best ones in cell order ([`Solver::best_moves`]), or every legal
+    /// move, best first, then by cell ([`Solver::analyse`]).
     pub moves: Vec<(Cell, Value)>,
     /// Nodes searched.
     pub nodes: u64,
@@ -124,6 +174,23 @@ fn score_to_value(score: i32) -> Value {
         s if s > 0 => Value::Win((WIN + 1 - s) as u32),
         s => Value::Loss((WIN + 1 + s) as u32),
     }
+}
+
+/// Where one side stands one move away from a threat (a window one stone short of a win).
+struct Twos {
+    /// Empty cells that would make a threat.
+    makers: u64,
+    /// Empty cells that would make two threats on different cells at once: a win in 3.
+    doubles: u64,
+}
+
+/// A forcing win: moves that each make a threat, met by the forced block, ending in two threats.
+struct ForcingWin {
+    /// Plies from the first threat to the win.
+    plies: u32,
+    /// Every cell an opponent's move would have to touch to spoil it: the attacker's moves, the
+    /// blocks, and the cells where an opponent's stone would turn a block into a threat.
+    zone: u64,
 }
 
 /// What one scan of the windows learns about a position.
@@ -163,32 +230,27 @@ impl Solver {
         })
     }
 
+    /// A solver for `rules` with the default table ([`DEFAULT_TABLE_MB`]), or less where the
+    /// board cannot fill it (see [`table_mb`]).
+    pub fn for_rules(rules: &Rules) -> Result<Solver, SolveError> {
+        Solver::new(rules, table_mb(rules, DEFAULT_TABLE_MB))
+    }
+
     /// Nodes searched by the last call.
     #[must_use]
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
-    fn bitboards(&self, pos: &Position) -> (u64, u64) {
-        let mover = pos.to_move();
-        let mut bits = (0u64, 0u64);
-        for (cell, player) in pos.stones() {
-            let bit = 1u64 << self.g.bit(cell);
-            if player == mover {
-                bits.0 |= bit;
-            } else {
-                bits.1 |= bit;
-            }
-        }
-        bits
-    }
-
     /// The exact value of `pos` for the side to move, and a best move.
     pub fn solve(&mut self, pos: &Position, limits: &Limits) -> Result<Analysis, SolveError> {
         self.start(pos, limits)?;
-        let (me, them) = self.bitboards(pos);
+        let (me, them) = self.g.split(pos);
         let score = self.exact(me, them)?;
         let best = self.best_move(me, them, score);
+        if self.aborted {
+            return Err(SolveError::Aborted { nodes: self.nodes });
+        }
         Ok(Analysis {
             value: score_to_value(score),
             best,
@@ -197,10 +259,37 @@ impl Solver {
         })
     }
 
+    /// The exact value of `pos` and every move that keeps it, in cell order: what a perfect
+    /// player chooses from. Much cheaper than [`Solver::analyse`], which values the other moves
+    /// too: each move needs one null-window test instead of an exact value.
+    pub fn best_moves(&mut self, pos: &Position, limits: &Limits) -> Result<Analysis, SolveError> {
+        self.start(pos, limits)?;
+        let (me, them) = self.g.split(pos);
+        let score = self.exact(me, them)?;
+        let mut moves = Vec::new();
+        let mut empty = self.g.full & !(me | them);
+        while empty != 0 {
+            let i = empty.trailing_zeros() as usize;
+            empty &= empty - 1;
+            if self.reaches(me, them, i, score) {
+                moves.push((self.g.cell(i), score_to_value(score)));
+            }
+            if self.aborted {
+                return Err(SolveError::Aborted { nodes: self.nodes });
+            }
+        }
+        Ok(Analysis {
+            value: score_to_value(score),
+            best: moves.first().map(|m| m.0),
+            moves,
+            nodes: self.nodes,
+        })
+    }
+
     /// The exact value of `pos` and of every legal move in it.
     pub fn analyse(&mut self, pos: &Position, limits: &Limits) -> Result<Analysis, SolveError> {
         self.start(pos, limits)?;
-        let (me, them) = self.bitboards(pos);
+        let (me, them) = self.g.split(pos);
         let mut moves = Vec::new();
         let mut empty = self.g.full & !(me | them);
         while empty != 0 {
@@ -246,13 +335,18 @@ impl Solver {
     /// The exact score of a position that is not over.
     fn exact(&mut self, me: u64, them: u64) -> Result<i32, SolveError> {
         // Two null windows, "can the mover win?" then "can the mover lose?": each lets a
-        // defender stop at the first move that holds the draw.
-        let score = if self.search(me, them, 0, 1) >= 1 {
-            self.search(me, them, 0, INFINITY)
-        } else if self.search(me, them, -1, 0) <= -1 {
-            self.search(me, them, -INFINITY, 0)
+        // defender stop at the first move that holds the draw. A decided game's distance is then
+        // narrowed down by more null windows (MTD(f)), each starting from the last bound found.
+        let win = self.search(me, them, 0, 1);
+        let score = if win >= 1 {
+            self.distance(me, them, win, win, WIN)
         } else {
-            0
+            let loss = self.search(me, them, -1, 0);
+            if loss <= -1 {
+                self.distance(me, them, loss, -WIN, loss)
+            } else {
+                0
+            }
         };
         if self.aborted {
             Err(SolveError::Aborted { nodes: self.nodes })
@@ -261,31 +355,48 @@ impl Solver {
         }
     }
 
-    /// The first move (in cell order, after immediate wins) whose value equals `score`.
+    /// The exact score of a position known to lie in `lower..=upper`, by null-window tests
+    /// starting from the guess `guess` (MTD(f)): each fail-soft answer is a new bound.
+    fn distance(&mut self, me: u64, them: u64, guess: i32, mut lower: i32, mut upper: i32) -> i32 {
+        let mut score = guess;
+        while lower < upper && !self.aborted {
+            let beta = if score == lower { score + 1 } else { score };
+            score = self.search(me, them, beta - 1, beta);
+            if score < beta {
+                upper = score;
+            } else {
+                lower = score;
+            }
+        }
+        score
+    }
+
+    /// The first move (in cell order) whose value equals `score`, the position's value.
     fn best_move(&mut self, me: u64, them: u64, score: i32) -> Option<Cell> {
         let mut empty = self.g.full & !(me | them);
         while empty != 0 {
             let i = empty.trailing_zeros() as usize;
             empty &= empty - 1;
-            let mine = me | 1 << i;
-            let child = if self.g.wins_through(mine, i) {
-                WIN
-            } else if (mine | them) == self.g.full {
-                0
-            } else {
-                // A null window around `score` proves the move reaches it.
-                parent_score(self.search(
-                    them,
-                    mine,
-                    child_bound(score + 1),
-                    child_bound(score - 1),
-                ))
-            };
-            if child == score {
+            if self.reaches(me, them, i, score) {
                 return Some(self.g.cell(i));
             }
         }
         None
+    }
+
+    /// Whether the move on bit `i` keeps `score`, the position's value.
+    fn reaches(&mut self, me: u64, them: u64, i: usize, score: i32) -> bool {
+        let mine = me | 1 << i;
+        let child = if self.g.wins_through(mine, i) {
+            WIN
+        } else if (mine | them) == self.g.full {
+            0
+        } else {
+            // No move does better than the position's value, so a window just around it proves
+            // whether the move reaches it.
+            parent_score(self.search(them, mine, child_bound(score + 1), child_bound(score - 1)))
+        };
+        child == score
     }
 
     fn scan(&self, me: u64, them: u64) -> Scan {
@@ -336,6 +447,169 @@ impl Solver {
         real
     }
 
+    /// Where `own` stands one move from a threat (see [`Twos`]), with `other`'s stones in the way.
+    fn twos(&self, own: u64, other: u64) -> Twos {
+        let mut twos = Twos {
+            makers: 0,
+            doubles: 0,
+        };
+        let Some(stones) = self.g.k.checked_sub(2) else {
+            return twos;
+        };
+        // Cells in two or more such windows may make two threats: checked one by one below.
+        let mut twice = 0;
+        for &w in &self.g.windows {
+            if w & other != 0 || (w & own).count_ones() != stones {
+                continue;
+            }
+            let empty = w & !own;
+            let makers = if self.g.freestyle {
+                empty
+            } else {
+                self.real_makers(own, empty)
+            };
+            twice |= twos.makers & makers;
+            twos.makers |= makers;
+        }
+        let mut rest = twice;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.threatened(own, other, cell).count_ones() >= 2 {
+                twos.doubles |= 1 << cell;
+            }
+        }
+        twos
+    }
+
+    /// Which of a window's two empty cells make a real threat: under exact-k the second stone
+    /// may make an overline rather than a win.
+    fn real_makers(&self, own: u64, empty: u64) -> u64 {
+        let (a, b) = (
+            empty.trailing_zeros() as usize,
+            63 - empty.leading_zeros() as usize,
+        );
+        let both = own | empty;
+        let mut makers = 0;
+        if self.g.wins_through(both, b) {
+            makers |= 1 << a;
+        }
+        if self.g.wins_through(both, a) {
+            makers |= 1 << b;
+        }
+        makers
+    }
+
+    /// The cells a stone of `own` on `cell` would threaten to complete.
+    fn threatened(&self, own: u64, other: u64, cell: usize) -> u64 {
+        let stones = self.g.k - 2;
+        let mut threats = 0;
+        for &w in &self.g.windows_at[cell] {
+            let w = self.g.windows[w as usize];
+            if w & other != 0 || (w & own).count_ones() != stones {
+                continue;
+            }
+            let empty = w & !own;
+            if self.g.freestyle || self.real_makers(own, empty) >> cell & 1 == 1 {
+                threats |= empty & !(1 << cell);
+            }
+        }
+        threats
+    }
+
+    /// The shortest forcing win of `own` (to move, neither side having a threat) of at most
+    /// `max_plies` plies, if there is one. `twos` is `own`'s [`Twos`] here.
+    fn forcing_win(&self, twos: &Twos, own: u64, other: u64, max_plies: u32) -> Option<ForcingWin> {
+        (3..=max_plies)
+            .step_by(2)
+            .find_map(|plies| self.forcing_line(own, other, twos.makers, twos.doubles, plies))
+    }
+
+    /// A forcing win of at most `plies` plies, found depth first. `makers` holds every cell that
+    /// makes a threat (and perhaps some that no longer do), `fresh` every cell that may make two.
+    fn forcing_line(
+        &self,
+        own: u64,
+        other: u64,
+        makers: u64,
+        fresh: u64,
+        plies: u32,
+    ) -> Option<ForcingWin> {
+        let mut rest = fresh;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let threats = self.threatened(own, other, cell);
+            if threats.count_ones() >= 2 {
+                return Some(ForcingWin {
+                    plies: 3,
+                    zone: 1 << cell | threats,
+                });
+            }
+        }
+        if plies < 5 {
+            return None;
+        }
+        let k = self.g.k;
+        let mut rest = makers;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let threat = self.threatened(own, other, cell);
+            if threat == 0 {
+                continue;
+            }
+            if threat.count_ones() >= 2 {
+                // Not met so far (`fresh` holds every double), but two threats win at once.
+                return Some(ForcingWin {
+                    plies: 3,
+                    zone: 1 << cell | threat,
+                });
+            }
+            let block = threat.trailing_zeros() as usize;
+            let (own2, other2) = (own | 1 << cell, other | threat);
+            // The block must not make a threat of its own (the attacker would have to answer it),
+            // and a stone anywhere in a window where it would is part of the zone.
+            let mut blocks_threaten = false;
+            let mut spoil = 0;
+            for &w in &self.g.windows_at[block] {
+                let w = self.g.windows[w as usize];
+                if w & own2 != 0 {
+                    continue;
+                }
+                let stones = (w & other2).count_ones();
+                if stones + 1 >= k {
+                    blocks_threaten = true;
+                    break;
+                }
+                if stones + 2 >= k {
+                    spoil |= w & !other2;
+                }
+            }
+            if blocks_threaten {
+                continue;
+            }
+            // Only windows through the new stone can give it new threats to make.
+            let mut fresh = 0;
+            for &w in &self.g.windows_at[cell] {
+                let w = self.g.windows[w as usize];
+                if w & other2 == 0 && (w & own2).count_ones() == k - 2 {
+                    fresh |= w & !own2;
+                }
+            }
+            let empty = !(own2 | other2);
+            if let Some(line) =
+                self.forcing_line(own2, other2, (makers | fresh) & empty, fresh, plies - 2)
+            {
+                return Some(ForcingWin {
+                    plies: line.plies + 2,
+                    zone: line.zone | 1 << cell | threat | spoil,
+                });
+            }
+        }
+        None
+    }
+
     /// Table key: the position itself, or its canonical image while few stones are down.
     fn key(&self, me: u64, them: u64) -> (u64, u64, usize) {
         if (me | them).count_ones() > SYMMETRY_STONES {
@@ -354,15 +628,17 @@ impl Solver {
     /// Whether every live window of `own` contains a pair of empty cells, the pairs disjoint.
     fn paired(&self, own: u64, other: u64) -> bool {
         let empty = self.g.full & !(own | other);
-        let windows: Vec<u64> = self
-            .g
-            .windows
-            .iter()
-            .filter(|&&w| w & other == 0)
-            .map(|&w| w & empty)
-            .collect();
+        // Every cell starts at most four windows.
+        let mut windows = [0u64; 4 * MAX_CELLS];
+        let mut n = 0;
+        for &w in &self.g.windows {
+            if w & other == 0 {
+                windows[n] = w & empty;
+                n += 1;
+            }
+        }
         let mut budget = PAIRING_BUDGET;
-        find_pairing(&windows, 0, &mut Vec::new(), &mut budget)
+        find_pairing(&windows[..n], 0, &mut Pairs::default(), &mut budget)
     }
 
     /// How promising a move looks: it extends its side's live windows and spoils the
@@ -426,14 +702,6 @@ impl Solver {
         if worst_possible >= beta {
             return worst_possible;
         }
-        // A side whose live windows each hold a pair of empty cells, the pairs disjoint, cannot
-        // win: the other side answers every move in a pair with its partner.
-        if alpha >= 0 && best_possible > 0 && self.paired(me, them) {
-            return 0;
-        }
-        if beta <= 0 && worst_possible < 0 && self.paired(them, me) {
-            return 0;
-        }
         alpha = alpha.max(worst_possible - 1);
         beta = beta.min(best_possible + 1);
 
@@ -451,9 +719,59 @@ impl Solver {
             }
         }
 
-        // Candidate moves: the forced block, else every live cell and one dead cell.
+        // With no threat on the board, look for forcing wins: a move making two threats wins in
+        // 3, a longer forcing line bounds the value from below. When the opponent has one, only
+        // moves that touch its zone, or make a threat first, can do better than losing just after
+        // it; the others are left out (exactly valued for a double threat, else only when the
+        // bound cannot matter).
+        let mut best = -INFINITY;
+        let mut best_move = u8::MAX;
+        let mut spoilers = None;
+        let (mut i_can_force, mut they_can_force) = (false, false);
+        if scan.their_threats == 0 {
+            let mine = self.twos(me, them);
+            let longest = FORCING_PLIES.min((WIN + 1 - beta).max(3) as u32);
+            if let Some(win) = self.forcing_win(&mine, me, them, longest) {
+                let score = WIN + 1 - win.plies as i32;
+                if win.plies == 3 || score >= beta {
+                    return score;
+                }
+                i_can_force = true;
+            }
+            let theirs = self.twos(them, me);
+            let longest = FORCING_PLIES.min((WIN + alpha).max(3) as u32);
+            if let Some(loss) = self.forcing_win(&theirs, them, me, longest) {
+                they_can_force = true;
+                let bound = -(WIN - loss.plies as i32);
+                if loss.plies == 3 || bound <= alpha {
+                    spoilers = Some((loss.zone | mine.makers, bound));
+                }
+            }
+        }
+        // A side whose live windows each hold a pair of empty cells, the pairs disjoint, cannot
+        // win: the other side answers every move in a pair with its partner. (A side with a
+        // forcing win has no such pairs. The bounds above leave the signs of alpha and beta as
+        // they were.)
+        if alpha >= 0 && best_possible > 0 && !i_can_force && self.paired(me, them) {
+            return 0;
+        }
+        if beta <= 0 && worst_possible < 0 && !they_can_force && self.paired(them, me) {
+            return 0;
+        }
+        // Candidate moves: the forced block; else the spoilers; else every live cell and one dead
+        // cell.
         let candidates = if scan.their_threats != 0 {
             scan.their_threats
+        } else if let Some((spoilers, bound)) = spoilers {
+            let left_out = empty & !spoilers;
+            if left_out != 0 {
+                best = bound;
+                best_move = left_out.trailing_zeros() as u8;
+                if best >= beta {
+                    return best;
+                }
+            }
+            empty & spoilers
         } else {
             let dead = empty & !scan.live;
             (empty & scan.live) | (dead & dead.wrapping_neg())
@@ -474,8 +792,7 @@ impl Solver {
         moves.sort_unstable_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
 
         let original_alpha = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = u8::MAX;
+        alpha = alpha.max(best);
         for &(_, i) in &moves {
             let mine = me | 1 << i;
             let child = self.search(them, mine, child_bound(beta), child_bound(alpha));
@@ -511,8 +828,38 @@ impl Solver {
     }
 }
 
+/// The pairs chosen so far by [`find_pairing`]: at most one per two cells, kept on the stack.
+struct Pairs {
+    pairs: [u64; MAX_CELLS / 2],
+    len: usize,
+}
+
+impl Default for Pairs {
+    fn default() -> Pairs {
+        Pairs {
+            pairs: [0; MAX_CELLS / 2],
+            len: 0,
+        }
+    }
+}
+
+impl Pairs {
+    fn chosen(&self) -> &[u64] {
+        &self.pairs[..self.len]
+    }
+
+    fn push(&mut self, pair: u64) {
+        self.pairs[self.len] = pair;
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len -= 1;
+    }
+}
+
 /// Backtracking search for disjoint pairs: `pairs` holds the pairs chosen so far, `used` their cells.
-fn find_pairing(windows: &[u64], used: u64, pairs: &mut Vec<u64>, budget: &mut u32) -> bool {
+fn find_pairing(windows: &[u64], used: u64, pairs: &mut Pairs, budget: &mut u32) -> bool {
     if *budget == 0 {
         return false;
     }
@@ -520,7 +867,7 @@ fn find_pairing(windows: &[u64], used: u64, pairs: &mut Vec<u64>, budget: &mut u
     // The unsatisfied window with the fewest free cells is the most constrained: try it first.
     let mut pick: Option<(u32, u64)> = None;
     for &w in windows {
-        if pairs.iter().any(|pair| pair & !w == 0) {
+        if pairs.chosen().iter().any(|pair| pair & !w == 0) {
             continue;
         }
         let free = w & !used;
@@ -559,5 +906,69 @@ pub fn analyse(pos: &Position, limits: &Limits) -> Result<Analysis, SolveError> 
     if let Outcome::Win { .. } | Outcome::Draw = pos.outcome() {
         return Err(SolveError::GameOver);
     }
-    Solver::new(pos.rules(), DEFAULT_TABLE_MB)?.analyse(pos, limits)
+    Solver::for_rules(pos.rules())?.analyse(pos, limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_position_bound_counts_balanced_placements() {
+        // Tic-tac-toe: 6046 placements with X level or one ahead (5478 of them legal positions).
+        assert_eq!(positions_bound(9), 6046);
+        assert_eq!(positions_bound(0), 1);
+        assert!(positions_bound(36) > 1 << 50);
+    }
+
+    #[test]
+    fn small_boards_get_small_tables() {
+        let rules = |w, h, k| Rules::bounded(w, h, k).unwrap();
+        assert_eq!(table_mb(&rules(3, 3, 3), 1024), 1);
+        assert_eq!(table_mb(&rules(4, 3, 3), 1024), 7);
+        assert_eq!(table_mb(&rules(4, 4, 4), 1024), 466);
+        assert_eq!(table_mb(&rules(6, 6, 5), 1024), 1024);
+        assert_eq!(table_mb(&rules(6, 6, 5), 64), 64);
+        assert_eq!(table_mb(&rules(6, 6, 5), 4096), MAX_TABLE_MB);
+        assert_eq!(table_mb(&rules(3, 3, 3), 0), 1);
+    }
+
+    /// Bits of the cells named, on a board `width` wide.
+    fn bits(width: usize, cells: &[&str]) -> u64 {
+        cells.iter().fold(0, |b, name| {
+            let c: Cell = name.parse().unwrap();
+            b | 1 << (c.y as usize * width + c.x as usize)
+        })
+    }
+
+    #[test]
+    fn a_double_threat_is_seen_with_the_cells_that_spoil_it() {
+        // 6x6, k = 4: X on c3 d3 has the open two that e3 or b3 turns into an open three.
+        let solver = Solver::new(&Rules::bounded(6, 6, 4).unwrap(), 1).unwrap();
+        let (x, o) = (bits(6, &["c3", "d3"]), bits(6, &["a6", "f6"]));
+        let twos = solver.twos(x, o);
+        assert_eq!(twos.doubles, bits(6, &["b3", "e3"]));
+        let win = solver.forcing_win(&twos, x, o, 3).unwrap();
+        assert_eq!(win.plies, 3);
+        // b3 makes threats on a3 and e3.
+        assert_eq!(win.zone, bits(6, &["b3", "a3", "e3"]));
+        // With a3 taken, b3 makes one threat only: e3 is the double now.
+        let o = o | bits(6, &["a3"]);
+        let twos = solver.twos(x, o);
+        assert_eq!(twos.doubles, bits(6, &["e3"]));
+    }
+
+    #[test]
+    fn exact_k_doubles_leave_out_overlines() {
+        // 8x1, three in a row, X on b1 and e1. Freestyle: c1 threatens a1 and d1, d1 threatens
+        // c1 and f1, f1 threatens d1 and g1. Exactly three: b1 c1 d1 e1 would be four, so c1
+        // and d1 make one threat each and only f1 is a double.
+        let rules = Rules::bounded(8, 1, 3).unwrap();
+        let x = bits(8, &["b1", "e1"]);
+        let freestyle = Solver::new(&rules, 1).unwrap();
+        assert_eq!(freestyle.twos(x, 0).doubles, bits(8, &["c1", "d1", "f1"]));
+        let exact = Solver::new(&rules.with_win(mnk_core::Win::Exact), 1).unwrap();
+        assert_eq!(exact.twos(x, 0).doubles, bits(8, &["f1"]));
+        assert_eq!(exact.threatened(x, 0, 2), bits(8, &["a1"]));
+    }
 }
