@@ -3,12 +3,14 @@
 //
 // Modules: store.js holds the one state object and the move tree (tree.js); play.js the game
 // flow; view.js what is drawn; tools.js the heat map; dialog.js the new game; link.js the
-// address; errors.js the error box; keys.js the shortcuts; settings.js what the browser keeps.
+// address; errors.js the error box; exact.js, analysis.js, review.js, explorer.js and share.js the
+// study tools; keys.js the shortcuts; settings.js what the browser keeps.
 
 import { call } from './api.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
 import { refreshAnalysis, toggleAnalysis } from './analysis.js';
 import { refreshExact, toggleExact } from './exact.js';
+import { bindExplorer, resetExplorer, toggleExplorer } from './explorer.js';
 import { bindShare, openShare } from './share.js';
 import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
 import { hideError, retryError, showError, showRequestFailure } from './errors.js';
@@ -46,6 +48,7 @@ function bind() {
   onSettled(refreshHeat);
   onSettled(refreshExact);
   onSettled(refreshAnalysis);
+  onSettled(resetExplorer);
 
   const buttons = {
     'btn-new': openNewGame,
@@ -81,6 +84,7 @@ function bind() {
     {
       d: autoMove,
       e: toggleExact,
+      g: toggleExplorer,
       a: toggleAnalysis,
       r: toggleReview,
       i: openShare,
@@ -122,6 +126,7 @@ function bind() {
   onSystemSchemeChange(() => setTheme(settings.theme));
   bindDialog();
   bindShare();
+  bindExplorer(goto);
 }
 
 function afterLanguage() {

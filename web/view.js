@@ -23,6 +23,12 @@ export const hooks = {
 
 export const board = new BoardView($('board'), $('canvas'));
 
+/** Views kept by other modules, drawn again with the page (the game-tree explorer). */
+const renderListeners = [];
+export function onRender(listener) {
+  renderListeners.push(listener);
+}
+
 /** A cell as this board shows it to people (x,y on the unbounded board). */
 export function shownName(cell) {
   return displayName(cell.x, cell.y, Boolean(store.rules && store.rules.unbounded));
@@ -313,6 +319,7 @@ export function render() {
   renderMoveList();
   renderReview();
   renderAnalysis();
+  for (const listener of renderListeners) listener();
   board.schedule();
   updateButtons();
 }
