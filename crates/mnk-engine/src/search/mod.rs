@@ -17,12 +17,15 @@
 //! hints.
 
 pub mod board;
+pub mod control;
 pub mod eval;
 pub mod movegen;
 pub mod pattern;
+pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;
 pub mod threat;
+pub mod time;
 pub mod tt;
 pub mod vcf;
 
@@ -33,7 +36,9 @@ use mnk_core::{Cell, Position};
 
 use crate::{Bot, BotError, Choice, Limits, SearchInfo, Value};
 use board::Board;
-use search::{is_loss, is_win, Iteration, Searcher, MATE};
+use score::{is_loss, is_win, MATE};
+use search::{Iteration, Searcher};
+use time::TimePlan;
 use tt::TranspositionTable;
 use vcf::ThreatCache;
 
@@ -42,8 +47,6 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// Depth searched when the limits give no depth, node count, deadline or stop flag (so a
 /// search always ends).
 pub const DEFAULT_DEPTH: u32 = 8;
-/// A new iteration starts only while the time spent, times this, is within the budget.
-const TIME_FACTOR: u64 = 2;
 /// Deepest iteration ever started.
 pub const MAX_DEPTH: u32 = 60;
 /// The shortest lines the pattern tables know: games of k = 1 or 2 are not for this engine.
@@ -409,8 +412,20 @@ impl Engine {
         // The lines of the last complete iteration, and those an incomplete first one found.
         let mut last: Vec<Iteration> = Vec::new();
         let mut partial: Vec<Iteration> = Vec::new();
+        let mut plan = TimePlan::new(budget_ms);
+        // A single line played for a move may take the best move of an iteration the deadline
+        // cut short (analysis and ranking keep complete iterations only).
+        let single = mode.lines == 1 && !mode.rank_all && !mode.until_stopped;
         for depth in 1..=max_depth {
             let Some(first) = s.iterate(depth as i32, last.first().map(|it| it.score)) else {
+                if let Some(better) = s.improved_root().filter(|_| single && !last.is_empty()) {
+                    report(&lines_found(
+                        &s,
+                        std::slice::from_ref(&better),
+                        s.ctl.nodes(),
+                    ));
+                    last = vec![better];
+                }
                 break;
             };
             let score = first.score;
@@ -441,12 +456,8 @@ impl Engine {
             if s.root_len() == 1 && depth >= 4 && !mode.rank_all {
                 break;
             }
-            // Another iteration takes a few times longer than this one: stop while there
-            // is not time for it.
-            if let Some(budget) = budget_ms {
-                if elapsed() * TIME_FACTOR > budget {
-                    break;
-                }
+            if !plan.another_iteration(depth, last[0].pv[0], score, elapsed()) {
+                break;
             }
         }
         let root_scores = s.root_scores();
@@ -753,7 +764,7 @@ mod tests {
         let seen = meter.load(Ordering::Relaxed);
         // Published every CHECK_EVERY nodes by each of the two searchers, from 0.
         assert!(seen <= found.nodes, "{seen} > {}", found.nodes);
-        assert!(seen + 2 * search::CHECK_EVERY >= found.nodes, "{seen}");
+        assert!(seen + 2 * control::CHECK_EVERY >= found.nodes, "{seen}");
     }
 
     #[test]

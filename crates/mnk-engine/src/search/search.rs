@@ -10,9 +10,11 @@
 //! 2. **Iterative deepening** from depth 1, each iteration searched with an aspiration window
 //!    around the last score from depth [`ASPIRATION_DEPTH`] on, widened on failure. After each
 //!    iteration the caller hears the depth, value, line and nodes. The search stops at the
-//!    depth limit, when a win or loss is proven within the depth, or when the time is likely
-//!    too short for another iteration. Stopped before the first iteration is complete, the
-//!    search answers the best root move searched so far (the best-ordered one if none was).
+//!    depth limit, when a win or loss is proven within the depth, or when the time plan
+//!    ([`super::time`]) says another iteration is not worth starting. Stopped before the first
+//!    iteration is complete, the search answers the best root move searched so far (the
+//!    best-ordered one if none was); stopped in a later one, the best move of the last complete
+//!    iteration, or the move the cut iteration found better ([`Searcher::improved_root`]).
 //!    With several lines (multi-PV, for analysis), a second searcher with tables of its own
 //!    then searches the root once per further line, as Stockfish does: the best move other
 //!    than the first line's, then the best of the rest, and so on, each with an aspiration
@@ -26,28 +28,22 @@
 //!
 //! Scores are evaluation units, or `MATE - n` for a win `n` plies from the root (`-(MATE - n)`
 //! for a loss). Nothing reads a clock except through [`Limits`], checked every
-//! [`CHECK_EVERY`] nodes and every few moves of the loops at the root that do not count nodes;
+//! [`super::control::CHECK_EVERY`] nodes and every few moves of the loops at the root that do not count nodes;
 //! the node limit is checked at every node, so a node- or depth-limited search is reproducible
 //! (the clock never decides anything without a deadline or a stop flag).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use super::board::Board;
+use super::control::Control;
 use super::eval::evaluate;
 use super::movegen::{
     generate, is_quiet, key_move, move_score, order_key, sort_moves, threat_cells, Phase,
 };
+use super::score::{is_loss, is_win, INFINITY, MATE, MAX_PLY};
 use super::threat::Threat;
 use super::tt::{Bound, TranspositionTable, NO_MOVE};
 use super::vcf::{vcf, vct, ThreatCache};
 use crate::Limits;
 
-/// Score of a win on the spot (a win `n` plies from the root scores `MATE - n`).
-pub const MATE: i32 = 30_000;
-/// Deepest ply a search reaches (extensions included).
-pub const MAX_PLY: usize = 120;
-/// Above any score.
-pub const INFINITY: i32 = MATE + 1;
 /// Iterations from this depth on use an aspiration window.
 pub const ASPIRATION_DEPTH: i32 = 5;
 /// Half-width of the first aspiration window.
@@ -73,123 +69,8 @@ const DEFENCE_VCF_FOURS: u32 = 12;
 /// With a deadline, the root threat searches end once they have used this share of the time
 /// left (the tree search gets the rest).
 pub const ROOT_THREAT_SHARE: f64 = 0.5;
-/// Nodes between readings of the clock and the stop flag (a power of two). A node costs under a
-/// microsecond on an open board but up to some 50 (its move list scanned and scored) among a
-/// thousand stones on the board without borders; this keeps the search within a few
-/// milliseconds of the deadline there, for a negligible cost here.
-pub const CHECK_EVERY: u64 = 128;
 /// Root moves between readings of the clock in the loops at the root that do not count nodes.
 const POLL_EVERY_MOVES: usize = 16;
-
-/// Whether a score is a proven win.
-#[must_use]
-pub fn is_win(score: i32) -> bool {
-    score >= MATE - MAX_PLY as i32 - 10
-}
-
-/// Whether a score is a proven loss.
-#[must_use]
-pub fn is_loss(score: i32) -> bool {
-    score <= -(MATE - MAX_PLY as i32 - 10)
-}
-
-/// Counts nodes and decides when to stop.
-pub struct Control<'a> {
-    limits: &'a Limits,
-    nodes: u64,
-    stopped: bool,
-    /// An extra node ceiling for a sub-search (root VCT), if any.
-    ceiling: Option<u64>,
-    /// When the sub-search under way (the root threat searches) must end, on the deadline's
-    /// clock, and whether it has.
-    slice_end_ms: Option<u64>,
-    slice_over: bool,
-    /// Where the nodes counted since the last poll are added at every poll, for a caller on
-    /// another thread (several searches may add to one meter), and how many were.
-    meter: Option<&'a AtomicU64>,
-    published: u64,
-}
-
-impl<'a> Control<'a> {
-    /// A counter for one search under `limits`.
-    #[must_use]
-    pub fn new(limits: &'a Limits) -> Control<'a> {
-        Control {
-            limits,
-            nodes: 0,
-            stopped: false,
-            ceiling: None,
-            slice_end_ms: None,
-            slice_over: false,
-            meter: None,
-            published: 0,
-        }
-    }
-
-    /// Adds the nodes counted to `meter` at every poll (every [`CHECK_EVERY`] nodes), so that
-    /// a front-end can show progress while an iteration runs.
-    pub fn set_meter(&mut self, meter: &'a AtomicU64) {
-        self.meter = Some(meter);
-    }
-
-    /// Counts a node; true when the search must stop now.
-    #[inline]
-    pub fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if !self.stopped && self.limits.nodes_exhausted(self.nodes) {
-            self.stopped = true;
-        }
-        if self.nodes & (CHECK_EVERY - 1) == 0 {
-            self.poll();
-        }
-        self.stopped()
-    }
-
-    /// Reads the clock and the stop flag now, counting no node (for loops that play no
-    /// moves, or too few to count); true when the search must stop.
-    pub fn poll(&mut self) -> bool {
-        if !self.stopped && self.limits.should_stop() {
-            self.stopped = true;
-        }
-        if let (Some(end), Some(deadline)) = (self.slice_end_ms, &self.limits.deadline) {
-            self.slice_over |= deadline.now_ms() >= end;
-        }
-        if let Some(meter) = self.meter {
-            meter.fetch_add(self.nodes - self.published, Ordering::Relaxed);
-            self.published = self.nodes;
-        }
-        self.stopped()
-    }
-
-    /// Whether the search must stop (limits, or the sub-search's ceiling or time slice).
-    #[inline]
-    #[must_use]
-    pub fn stopped(&self) -> bool {
-        self.stopped || self.slice_over || self.ceiling.is_some_and(|c| self.nodes >= c)
-    }
-
-    /// Starts a time slice of `share` of the time left, if there is a deadline.
-    fn start_slice(&mut self, share: f64) {
-        self.slice_end_ms = self
-            .limits
-            .deadline
-            .as_ref()
-            .map(|d| d.now_ms() + (d.remaining_ms() as f64 * share) as u64);
-        self.slice_over = false;
-    }
-
-    /// Ends the time slice.
-    fn end_slice(&mut self) {
-        self.slice_end_ms = None;
-        self.slice_over = false;
-    }
-
-    /// Nodes so far.
-    #[must_use]
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-}
 
 /// What one completed iteration (or the root threat search) found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,6 +114,10 @@ pub struct Searcher<'a> {
     /// The score of the best root move searched in full by the last root search (its line is
     /// `pv[0]`), if any was.
     root_best: Option<i32>,
+    /// The best root move of the current root search whose score beat alpha (exact, or a lower
+    /// bound above the window): a deeper answer than the last iteration's even if this one is
+    /// stopped before its end.
+    root_raised: Option<Iteration>,
     /// Search every root move with a full window (for ranking moves).
     pub all_root_scores: bool,
     /// Nodes spent in the quiescence search (statistics).
@@ -263,6 +148,7 @@ impl<'a> Searcher<'a> {
             root: Vec::new(),
             root_first: 0,
             root_best: None,
+            root_raised: None,
             all_root_scores: false,
             qnodes: 0,
             mnodes: 0,
@@ -322,12 +208,12 @@ impl<'a> Searcher<'a> {
         if !self.ctl.stopped() {
             let budget = self
                 .ctl
-                .limits
+                .limits()
                 .max_nodes
                 .map_or(ROOT_VCT_NODES, |m| (m / 10).min(ROOT_VCT_NODES));
-            self.ctl.ceiling = Some(self.ctl.nodes + budget);
+            self.ctl.set_ceiling(Some(budget));
             let found = vct(&mut self.board, &mut self.ctl, self.cache, ROOT_VCT_THREATS);
-            self.ctl.ceiling = None;
+            self.ctl.set_ceiling(None);
             if let Some((_, plies, line)) = found {
                 return Some(self.proven(plies, MATE - plies as i32, line));
             }
@@ -343,7 +229,7 @@ impl<'a> Searcher<'a> {
             depth,
             score,
             pv,
-            nodes: self.ctl.nodes,
+            nodes: self.ctl.nodes(),
         }
     }
 
@@ -422,8 +308,18 @@ impl<'a> Searcher<'a> {
             depth: 0,
             score,
             pv: self.pv[0].clone(),
-            nodes: self.ctl.nodes,
+            nodes: self.ctl.nodes(),
         })
+    }
+
+    /// What the root search under way (stopped before its end) learned for sure: its best move
+    /// whose score beat the window's lower end, searched to the iteration's depth. When the last
+    /// iteration is stopped at the deadline, this move is at least as good as the previous
+    /// iteration's best by the deeper search (it was searched after it and scored higher, or is
+    /// that move with a deeper score).
+    #[must_use]
+    pub fn improved_root(&self) -> Option<Iteration> {
+        self.root_raised.clone()
     }
 
     /// Step 2: one iteration at `depth` with an aspiration window around `previous`. `None`
@@ -452,7 +348,7 @@ impl<'a> Searcher<'a> {
                     depth: depth as u32,
                     score,
                     pv: self.pv[0].clone(),
-                    nodes: self.ctl.nodes,
+                    nodes: self.ctl.nodes(),
                 });
             }
             if window > 5000 {
@@ -519,6 +415,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         self.pv[0].clear();
         self.root_best = None;
+        self.root_raised = None;
         let first = self.root_first;
         for i in first..self.root.len() {
             let m = self.root[i].idx;
@@ -550,6 +447,12 @@ impl<'a> Searcher<'a> {
                 line.extend_from_slice(&self.pv[1]);
                 self.pv[0] = line;
                 if score > alpha {
+                    self.root_raised = Some(Iteration {
+                        depth: depth as u32,
+                        score,
+                        pv: self.pv[0].clone(),
+                        nodes: self.ctl.nodes(),
+                    });
                     alpha = score;
                     if score >= beta {
                         break;

@@ -14,6 +14,8 @@
 //! that searches with a depth or node limit are reproducible, and keeps it (as an older
 //! generation) between timed searches, whose results depend on the machine anyway.
 
+use super::score::{is_loss, is_win};
+
 /// A stored move that means "none".
 pub const NO_MOVE: u16 = u16::MAX;
 /// Entries per bucket.
@@ -155,7 +157,6 @@ impl TranspositionTable {
 
 /// Mate scores are stored as distance from the node, not from the root.
 fn to_tt(score: i32, ply: usize) -> i32 {
-    use super::search::{is_loss, is_win};
     if is_win(score) {
         score + ply as i32
     } else if is_loss(score) {
@@ -166,7 +167,6 @@ fn to_tt(score: i32, ply: usize) -> i32 {
 }
 
 fn from_tt(score: i32, ply: usize) -> i32 {
-    use super::search::{is_loss, is_win};
     if is_win(score) {
         score - ply as i32
     } else if is_loss(score) {
@@ -179,7 +179,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::search::MATE;
+    use crate::search::score::MATE;
 
     #[test]
     fn store_and_probe() {

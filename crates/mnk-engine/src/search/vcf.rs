@@ -18,8 +18,8 @@
 //! give up when the limits say stop.
 
 use super::board::Board;
+use super::control::Control;
 use super::movegen::threat_cells;
-use super::search::Control;
 use super::threat::Threat;
 
 const CACHE_BITS: u32 = 16;

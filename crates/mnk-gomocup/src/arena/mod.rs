@@ -242,6 +242,8 @@ pub struct GameRecord {
     pub ending: Ending,
     /// The longest move of A and of B, in milliseconds.
     pub longest_ms: [u64; 2],
+    /// How long each of A's and of B's moves took, in milliseconds, in the order played.
+    pub move_ms: [Vec<u64>; 2],
     /// How far A's and B's in-process bots went past the deadline they were given, at worst, in
     /// milliseconds (0 for external engines, whose deadline the referee does not see).
     pub overrun_ms: [u64; 2],
@@ -431,6 +433,26 @@ impl fmt::Display for MatchReport {
             worst(0, |g| g.overrun_ms),
             worst(1, |g| g.overrun_ms)
         )?;
+        // How much of the move time each side used: the median shows the undecided positions
+        // (forced replies and found wins are quick), the mean everything.
+        let usage = |i: usize| {
+            let mut all: Vec<u64> = self
+                .games
+                .iter()
+                .flat_map(|g| g.move_ms[i].iter().copied())
+                .collect();
+            all.sort_unstable();
+            let mean = all.iter().sum::<u64>() as f64 / all.len().max(1) as f64;
+            let median = all.get(all.len() / 2).copied().unwrap_or(0);
+            let share = |ms: f64| 100.0 * ms / self.time_ms.max(1) as f64;
+            format!(
+                "{} median {median} ms ({:.0}%), mean {mean:.0} ms ({:.0}%)",
+                if i == 0 { &self.a } else { &self.b },
+                share(median as f64),
+                share(mean)
+            )
+        };
+        writeln!(f, "Move time used: {}; {}", usage(0), usage(1))?;
         for g in &self.games {
             if let Ending::Fault(..) = g.ending {
                 writeln!(f, "  {g}")?;
@@ -640,6 +662,7 @@ fn play_game(
         moves: opening.to_vec(),
         ending: Ending::FullBoard,
         longest_ms: [0, 0],
+        move_ms: [Vec::new(), Vec::new()],
         overrun_ms: [0, 0],
     };
     let mut pos = match Position::from_moves(rules, opening) {
@@ -732,6 +755,7 @@ fn play_game(
         };
         let spent = start.elapsed().as_millis() as u64;
         record.longest_ms[who] = record.longest_ms[who].max(spent);
+        record.move_ms[who].push(spent);
         if args.game_ms > 0 {
             left_ms[side.index()] = left_ms[side.index()].saturating_sub(spent);
         }
@@ -817,6 +841,9 @@ mod tests {
             // Every record replays to its ending under the referee.
             let pos = Position::from_moves(args.rules, &g.moves).unwrap();
             assert!(pos.is_over(), "{g}");
+            // One time per move played (the opening's stones are not moves of either player).
+            let played = g.moves.len() - g.opening_plies;
+            assert_eq!(g.move_ms[0].len() + g.move_ms[1].len(), played, "{g}");
         }
         // Each opening is played twice.
         assert_eq!(
@@ -826,6 +853,7 @@ mod tests {
         let text = report.to_string();
         assert!(text.contains("W/D/L"), "{text}");
         assert!(text.contains("Elo difference"), "{text}");
+        assert!(text.contains("Move time used: weights median"), "{text}");
     }
 
     #[test]
