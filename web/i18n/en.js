@@ -168,7 +168,7 @@ export default {
   treeFromStart: 'From the start of the game',
   treeLoading: 'Solving and counting…',
   treeOutOfTime: 'The solver could not prove this position in time.',
-  treeTooLarge: 'The game tree needs a board the solver can decide here (bounded, at most 36 cells).',
+  treeTooLarge: 'The game tree needs a board the solver can decide here (bounded, at most 64 cells).',
   treeFailed: 'This position could not be had from the server.',
   treeWon: '{p} has won: the game ends here.',
   treeDrawn: 'Drawn: the board is full.',

@@ -197,7 +197,7 @@ export default {
   treeFromStart: 'Od początku partii',
   treeLoading: 'Rozwiązywanie i liczenie…',
   treeOutOfTime: 'Solver nie zdążył udowodnić tej pozycji.',
-  treeTooLarge: 'Drzewo gry wymaga planszy, którą solver tu rozstrzyga (ograniczonej, najwyżej 36 pól).',
+  treeTooLarge: 'Drzewo gry wymaga planszy, którą solver tu rozstrzyga (ograniczonej, najwyżej 64 pól).',
   treeFailed: 'Nie udało się pobrać tej pozycji z serwera.',
   treeWon: '{p} wygrał: tu partia się kończy.',
   treeDrawn: 'Remis: plansza jest pełna.',

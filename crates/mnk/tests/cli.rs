@@ -273,3 +273,74 @@ fn solve_all_gives_every_move_with_the_games_and_positions_below_it() {
     );
     assert!(report.lines().any(|l| l.trim() == "c3  draw"), "{report}");
 }
+
+#[test]
+fn solve_says_what_proved_it_and_when_it_gave_up() {
+    let out = mnk(&["solve", "6", "6", "4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("first player (X) wins in 11 plies"),
+        "{report}"
+    );
+    assert!(
+        report.contains("proof: ") && report.contains("forcing lines"),
+        "{report}"
+    );
+    // 7x7x5 is taken on (49 cells) but not proven within a second: said, not an error.
+    let out = mnk(&["solve", "7", "7", "5", "--time-s", "1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("value: unproven: stopped after"),
+        "{report}"
+    );
+    // Past 64 cells the bitboards end.
+    let out = mnk(&["solve", "9", "8", "5"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("at most 64 cells"));
+    refused(
+        &["solve", "3", "3", "3", "--time-s", "0"],
+        "--time-s",
+        "1..=86400",
+    );
+}
+
+#[test]
+fn solve_table_checks_itself_against_the_published_values() {
+    // The first rows come at once; the reader stops after them (the rest is a long run).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
+        .args(["solve", "--table", "--time-s", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    for _ in 0..10 {
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+        lines.push(line);
+    }
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let row = |board: &str| {
+        lines
+            .iter()
+            .find(|l| l.split_whitespace().next() == Some(board))
+            .unwrap_or_else(|| panic!("no row {board}: {lines:?}"))
+            .clone()
+    };
+    assert!(row("3x3x3").contains("draw (agrees)"), "{lines:?}");
+    assert!(row("4x3x3").contains("X wins in 7"), "{lines:?}");
+    assert!(
+        row("4x3x3").contains("first player wins (agrees)"),
+        "{lines:?}"
+    );
+    // The table and a single board do not mix.
+    let out = mnk(&["solve", "--table", "3", "3", "3"]);
+    assert!(!out.status.success());
+    let out = mnk(&["solve"]);
+    assert!(!out.status.success());
+}

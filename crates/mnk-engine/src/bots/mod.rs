@@ -130,10 +130,10 @@ pub fn check_rules(spec: &BotSpec, rules: &Rules) -> Result<(), BotError> {
                 "the rule player knows only 3x3 tic-tac-toe (three in a row)".into(),
             ))
         }
-        BotSpec::Named { id: "perfect", .. } if !crate::solver::solvable(rules) => {
+        BotSpec::Named { id: "perfect", .. } if !crate::solver::perfectly_playable(rules) => {
             Err(BotError::Unsupported(format!(
                 "the perfect player needs a bounded board of at most {} cells",
-                crate::solver::MAX_SOLVE_CELLS
+                crate::solver::PERFECT_PLAY_CELLS
             )))
         }
         BotSpec::Named { .. } => Ok(()),

@@ -38,10 +38,11 @@ impl PerfectBot {
             return Err(BotError::GameOver);
         }
         let rules = *pos.rules();
-        if !solver::solvable(&rules) {
-            return Err(BotError::Unsupported(
-                SolveError::TooLarge(rules.to_string()).to_string(),
-            ));
+        if !solver::perfectly_playable(&rules) {
+            return Err(BotError::Unsupported(format!(
+                "the perfect player needs a bounded board of at most {} cells",
+                solver::PERFECT_PLAY_CELLS
+            )));
         }
         if self.solver.as_ref().is_none_or(|(r, _)| *r != rules) {
             let fresh =

@@ -35,6 +35,7 @@
 //! /api/solve` and `mnk solve --all` show). The last costs the most: a losing move's exact
 //! distance needs a proof of its own.
 
+pub mod known;
 mod tt;
 
 use std::fmt;
@@ -60,8 +61,11 @@ const PAIRING_BUDGET: u32 = 64;
 const CHECK_EVERY: u64 = 4096;
 /// Default transposition table size.
 pub const DEFAULT_TABLE_MB: usize = 64;
-/// The largest board the solver takes on.
-pub const MAX_SOLVE_CELLS: usize = 36;
+/// The largest board the solver takes on (its bitboards are 64 bits). Boards past about 36 cells
+/// may take far longer than anyone waits: give them a deadline.
+pub const MAX_SOLVE_CELLS: usize = 64;
+/// The largest board the perfect player plays on: every move within the server's thinking time.
+pub const PERFECT_PLAY_CELLS: usize = 36;
 
 /// The largest table [`table_mb`] gives, in MB.
 pub const MAX_TABLE_MB: usize = 1024;
@@ -101,6 +105,13 @@ pub fn table_mb(rules: &Rules, asked_mb: usize) -> usize {
 #[must_use]
 pub fn solvable(rules: &Rules) -> bool {
     rules.cell_count().is_some_and(|n| n <= MAX_SOLVE_CELLS)
+}
+
+/// Whether the perfect player plays these rules: a board the solver decides move after move
+/// within a second or so (bounded, at most [`PERFECT_PLAY_CELLS`] cells).
+#[must_use]
+pub fn perfectly_playable(rules: &Rules) -> bool {
+    rules.cell_count().is_some_and(|n| n <= PERFECT_PLAY_CELLS) && solvable(rules)
 }
 
 /// Why a position was not solved.
@@ -145,6 +156,19 @@ pub struct Analysis {
     pub moves: Vec<(Cell, Value)>,
     /// Nodes searched.
     pub nodes: u64,
+    /// What proved it.
+    pub proof: ProofStats,
+}
+
+/// How a search closed its nodes without searching below them: the proof's summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProofStats {
+    /// Nodes proved unwinnable for a side by a pairing of its live windows.
+    pub pairings: u64,
+    /// Nodes decided or bounded by a forcing line (threats ending in a double threat).
+    pub forcing_lines: u64,
+    /// Nodes answered by the transposition table.
+    pub table: u64,
 }
 
 /// An exact solver for one board geometry, keeping its table between calls.
@@ -152,6 +176,7 @@ pub struct Solver {
     g: Geometry,
     table: Table,
     nodes: u64,
+    proof: ProofStats,
     aborted: bool,
     limits: Limits,
     inverse: Vec<Vec<u8>>,
@@ -224,6 +249,7 @@ impl Solver {
             g,
             table: Table::new(table_mb),
             nodes: 0,
+            proof: ProofStats::default(),
             aborted: false,
             limits: Limits::none(),
             inverse,
@@ -256,6 +282,7 @@ impl Solver {
             best,
             moves: Vec::new(),
             nodes: self.nodes,
+            proof: self.proof,
         })
     }
 
@@ -283,6 +310,7 @@ impl Solver {
             best: moves.first().map(|m| m.0),
             moves,
             nodes: self.nodes,
+            proof: self.proof,
         })
     }
 
@@ -315,6 +343,7 @@ impl Solver {
                 .map(|(c, s)| (c, score_to_value(s)))
                 .collect(),
             nodes: self.nodes,
+            proof: self.proof,
         })
     }
 
@@ -327,6 +356,7 @@ impl Solver {
             return Err(SolveError::GameOver);
         }
         self.nodes = 0;
+        self.proof = ProofStats::default();
         self.aborted = false;
         self.limits = limits.clone();
         Ok(())
@@ -708,11 +738,14 @@ impl Solver {
         let (km, kt, sym) = self.key(me, them);
         let mut tt_move = None;
         if let Some(hit) = self.table.probe(km, kt) {
-            match hit.bound {
-                Bound::Exact => return hit.value,
-                Bound::Lower if hit.value >= beta => return hit.value,
-                Bound::Upper if hit.value <= alpha => return hit.value,
-                _ => {}
+            let decided = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.value >= beta,
+                Bound::Upper => hit.value <= alpha,
+            };
+            if decided {
+                self.proof.table += 1;
+                return hit.value;
             }
             if hit.best != u8::MAX {
                 tt_move = Some(self.inverse[sym][hit.best as usize] as usize);
@@ -734,6 +767,7 @@ impl Solver {
             if let Some(win) = self.forcing_win(&mine, me, them, longest) {
                 let score = WIN + 1 - win.plies as i32;
                 if win.plies == 3 || score >= beta {
+                    self.proof.forcing_lines += 1;
                     return score;
                 }
                 i_can_force = true;
@@ -744,6 +778,7 @@ impl Solver {
                 they_can_force = true;
                 let bound = -(WIN - loss.plies as i32);
                 if loss.plies == 3 || bound <= alpha {
+                    self.proof.forcing_lines += 1;
                     spoilers = Some((loss.zone | mine.makers, bound));
                 }
             }
@@ -753,9 +788,11 @@ impl Solver {
         // forcing win has no such pairs. The bounds above leave the signs of alpha and beta as
         // they were.)
         if alpha >= 0 && best_possible > 0 && !i_can_force && self.paired(me, them) {
+            self.proof.pairings += 1;
             return 0;
         }
         if beta <= 0 && worst_possible < 0 && !they_can_force && self.paired(them, me) {
+            self.proof.pairings += 1;
             return 0;
         }
         // Candidate moves: the forced block; else the spoilers; else every live cell and one dead
