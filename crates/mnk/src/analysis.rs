@@ -370,9 +370,10 @@ fn solve_table(args: &SolveArgs) -> Result<(), String> {
             }
         };
         let row = format!(
-            "{:<7} {value:<13} {nodes:>12} {took:>8.2} s  {published}\n",
+            "{:<7} {value:<13} {nodes:>12} {took:>8.2} s  {published}",
             format!("{width}x{height}x{k}")
         );
+        let row = format!("{}\n", row.trim_end());
         if !emit_more(&row)? {
             return Ok(());
         }
