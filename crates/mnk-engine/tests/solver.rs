@@ -287,6 +287,10 @@ fn threat_pruning_agrees_with_brute_force_on_random_positions() {
         (exact(4, 4, 3), 4, 8),
         (exact(6, 4, 4), 12, 8),
         (exact(7, 3, 3), 9, 8),
+        // k = 5, where the pairings prove most nodes.
+        (Rules::bounded(6, 5, 5).unwrap(), 18, 8),
+        (Rules::bounded(7, 4, 5).unwrap(), 16, 8),
+        (exact(6, 5, 5), 18, 6),
     ];
     let mut rng = Rng::seeded(2024);
     for (rules, stones, count) in boards {

@@ -12,7 +12,10 @@
 //!   symmetries** while few stones are down (where symmetric transpositions are common);
 //! - **pairings**: a side whose live windows each contain a pair of empty cells, with the pairs
 //!   disjoint, cannot win (the opponent answers each move in a pair with its partner); this is how
-//!   5×5×5 is known to be a draw, and the check proves such draws at once;
+//!   5×5×5 is known to be a draw, and the check proves such draws at once. A pair inside several
+//!   windows serves them all: the search for pairs serves the most constrained window first
+//!   with the pairs that serve the most others, within a small step budget; this is what proves
+//!   most nodes of the k = 5 boards;
 //! - **forcing lines**: with no threat on the board, a move that makes two threats at once wins in
 //!   3, and a short line of threats, each met by its forced block, ending in such a move bounds
 //!   the value from below. When the *opponent* has such a line, a move that touches none of its
@@ -180,6 +183,8 @@ pub struct Solver {
     aborted: bool,
     limits: Limits,
     inverse: Vec<Vec<u8>>,
+    /// The windows through each two cells, for the pairing search.
+    pair_windows: Vec<WindowSet>,
 }
 
 /// Converts a child's score to the parent's: negate, and a win or loss is one ply further away.
@@ -246,6 +251,7 @@ impl Solver {
             })
             .collect();
         Ok(Solver {
+            pair_windows: pair_windows(&g),
             g,
             table: Table::new(table_mb),
             nodes: 0,
@@ -658,17 +664,21 @@ impl Solver {
     /// Whether every live window of `own` contains a pair of empty cells, the pairs disjoint.
     fn paired(&self, own: u64, other: u64) -> bool {
         let empty = self.g.full & !(own | other);
-        // Every cell starts at most four windows.
-        let mut windows = [0u64; 4 * MAX_CELLS];
-        let mut n = 0;
-        for &w in &self.g.windows {
-            if w & other == 0 {
-                windows[n] = w & empty;
-                n += 1;
+        // Windows holding an opponent's stone need no pair: they start served.
+        let mut dead = WindowSet::default();
+        for (i, &w) in self.g.windows.iter().enumerate() {
+            if w & other != 0 {
+                dead.add(i);
             }
         }
-        let mut budget = PAIRING_BUDGET;
-        find_pairing(&windows[..n], 0, &mut Pairs::default(), &mut budget)
+        let mut search = PairingSearch {
+            windows: &self.g.windows,
+            pair_windows: &self.pair_windows,
+            cells: self.g.cells,
+            empty,
+            budget: PAIRING_BUDGET,
+        };
+        search.find(dead, 0)
     }
 
     /// How promising a move looks: it extends its side's live windows and spoils the
@@ -865,77 +875,115 @@ impl Solver {
     }
 }
 
-/// The pairs chosen so far by [`find_pairing`]: at most one per two cells, kept on the stack.
-struct Pairs {
-    pairs: [u64; MAX_CELLS / 2],
-    len: usize,
-}
+/// A set of windows, by their index in the list a pairing search is given (at most four per
+/// cell).
+#[derive(Clone, Copy, Default)]
+struct WindowSet([u64; 4 * MAX_CELLS / 64]);
 
-impl Default for Pairs {
-    fn default() -> Pairs {
-        Pairs {
-            pairs: [0; MAX_CELLS / 2],
-            len: 0,
-        }
-    }
-}
-
-impl Pairs {
-    fn chosen(&self) -> &[u64] {
-        &self.pairs[..self.len]
+impl WindowSet {
+    fn has(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
     }
 
-    fn push(&mut self, pair: u64) {
-        self.pairs[self.len] = pair;
-        self.len += 1;
+    fn add(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
     }
 
-    fn pop(&mut self) {
-        self.len -= 1;
+    fn union(&self, other: &WindowSet) -> WindowSet {
+        WindowSet(std::array::from_fn(|j| self.0[j] | other.0[j]))
+    }
+
+    fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
     }
 }
 
-/// Backtracking search for disjoint pairs: `pairs` holds the pairs chosen so far, `used` their cells.
-fn find_pairing(windows: &[u64], used: u64, pairs: &mut Pairs, budget: &mut u32) -> bool {
-    if *budget == 0 {
-        return false;
-    }
-    *budget -= 1;
-    // The unsatisfied window with the fewest free cells is the most constrained: try it first.
-    let mut pick: Option<(u32, u64)> = None;
-    for &w in windows {
-        if pairs.chosen().iter().any(|pair| pair & !w == 0) {
-            continue;
-        }
-        let free = w & !used;
-        let n = free.count_ones();
-        if n < 2 {
-            return false;
-        }
-        if pick.is_none_or(|(m, _)| n < m) {
-            pick = Some((n, free));
-        }
-    }
-    let Some((_, free)) = pick else {
-        return true;
-    };
-    let mut a_bits = free;
-    while a_bits != 0 {
-        let a = a_bits & a_bits.wrapping_neg();
-        a_bits &= a_bits - 1;
-        let mut b_bits = a_bits;
-        while b_bits != 0 {
-            let b = b_bits & b_bits.wrapping_neg();
-            b_bits &= b_bits - 1;
-            pairs.push(a | b);
-            let found = find_pairing(windows, used | a | b, pairs, budget);
-            pairs.pop();
-            if found {
-                return true;
+/// Pairs tried per step, the most useful first; beyond this many (windows of more than eight
+/// free cells) the rest are tried in cell order.
+const SORTED_PAIRS: usize = 28;
+
+/// For every two cells `a < b`, the windows holding both (index `a * cells + b`).
+fn pair_windows(g: &Geometry) -> Vec<WindowSet> {
+    let mut sets = vec![WindowSet::default(); g.cells * g.cells];
+    for (i, &w) in g.windows.iter().enumerate() {
+        let mut a_bits = w;
+        while a_bits != 0 {
+            let a = a_bits.trailing_zeros() as usize;
+            a_bits &= a_bits - 1;
+            let mut b_bits = a_bits;
+            while b_bits != 0 {
+                let b = b_bits.trailing_zeros() as usize;
+                b_bits &= b_bits - 1;
+                sets[a * g.cells + b].add(i);
             }
         }
     }
-    false
+    sets
+}
+
+/// Backtracking search for a pairing: a pair of free cells for every live window, the pairs
+/// disjoint (a pair inside several windows serves them all). Each step serves the window with
+/// the fewest free cells left, trying first the pairs that serve the most other windows too.
+struct PairingSearch<'a> {
+    windows: &'a [u64],
+    pair_windows: &'a [WindowSet],
+    cells: usize,
+    empty: u64,
+    budget: u32,
+}
+
+impl PairingSearch<'_> {
+    /// Whether the windows not in `covered` can be served by pairs of empty cells outside `used`.
+    fn find(&mut self, covered: WindowSet, used: u64) -> bool {
+        if self.budget == 0 {
+            return false;
+        }
+        self.budget -= 1;
+        let free_cells = self.empty & !used;
+        let mut pick: Option<(u32, u64)> = None;
+        for (i, &w) in self.windows.iter().enumerate() {
+            if covered.has(i) {
+                continue;
+            }
+            let free = w & free_cells;
+            let n = free.count_ones();
+            if n < 2 {
+                return false;
+            }
+            if pick.is_none_or(|(m, _)| n < m) {
+                pick = Some((n, free));
+            }
+        }
+        let Some((n, free)) = pick else {
+            return true;
+        };
+        let sorted = (n * (n - 1) / 2) as usize <= SORTED_PAIRS;
+        let mut pairs = [(0u32, 0u64, WindowSet::default()); SORTED_PAIRS];
+        let mut len = 0;
+        let mut a_bits = free;
+        while a_bits != 0 {
+            let a = a_bits.trailing_zeros() as usize;
+            a_bits &= a_bits - 1;
+            let mut b_bits = a_bits;
+            while b_bits != 0 {
+                let b = b_bits.trailing_zeros() as usize;
+                b_bits &= b_bits - 1;
+                let pair = 1 << a | 1 << b;
+                let serves = self.pair_windows[a * self.cells + b];
+                let set = covered.union(&serves);
+                if sorted {
+                    pairs[len] = (set.count() - covered.count(), pair, set);
+                    len += 1;
+                } else if self.find(set, used | pair) {
+                    return true;
+                }
+            }
+        }
+        pairs[..len].sort_unstable_by_key(|&(count, pair, _)| (std::cmp::Reverse(count), pair));
+        pairs[..len]
+            .iter()
+            .any(|&(_, pair, set)| self.find(set, used | pair))
+    }
 }
 
 /// Solves `pos` with a fresh solver: the value of the position and of every legal move.
