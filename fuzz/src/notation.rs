@@ -6,6 +6,7 @@
 //! mnk-core computes two ways (incrementally while playing, from scratch by a scan) must agree.
 //! This file uses only mnk-core and std, so mnk-core's replay test includes it as it is.
 
+use mnk_core::renju::reference;
 use mnk_core::{
     Cell, Outcome, PlayError, Position, Psq, PsqError, Record, Rules, MAX_COORD, MAX_PICTURE_SPAN,
     MAX_SIDE,
@@ -19,8 +20,9 @@ fn within_range(c: Cell) -> bool {
 }
 
 /// A move record: `h8 i9 -2,3`. Records and the cells in them round-trip; a record that fails
-/// names its first bad cell; played on a 32×32 board and on the unbounded one, every refusal
-/// is the one the rules predict and the incremental hash and outcome match a fresh scan.
+/// names its first bad cell; played on a 32×32 board, on the unbounded one and under renju and
+/// caro, every refusal is the one the rules predict and the incremental hash and outcome match a
+/// fresh scan.
 pub fn record(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -49,7 +51,7 @@ pub fn record(data: &[u8]) {
                 !printed.contains("  ") && printed.trim() == printed,
                 "{printed:?} is not single-spaced"
             );
-            for rules in ["32x32x5", "infx5", "infx3,exact"] {
+            for rules in ["32x32x5", "infx5", "infx3,exact", "renju", "caro"] {
                 play_record(rules.parse().expect("valid rules"), &record.0);
             }
         }
@@ -92,8 +94,9 @@ pub fn cell(text: &str) {
 }
 
 /// Plays `moves` one by one with `try_play`: each refusal must be the one the rules predict
-/// (game over, off the board, occupied, in that order), a refusal changes nothing, and after
-/// every move the incremental hash and outcome equal the ones computed from scratch.
+/// (game over, off the board, occupied, forbidden to black under renju as the slow reference
+/// checker sees it, in that order), a refusal changes nothing, and after every move the
+/// incremental hash and outcome equal the ones computed from scratch.
 fn play_record(rules: Rules, moves: &[Cell]) {
     let mut pos = Position::new(rules);
     for &cell in moves {
@@ -103,6 +106,12 @@ fn play_record(rules: Rules, moves: &[Cell]) {
             Err(PlayError::OffBoard(cell))
         } else if pos.history().contains(&cell) {
             Err(PlayError::Occupied(cell))
+        } else if let Some(kind) = rules
+            .has_forbidden_moves(pos.to_move())
+            .then(|| reference::forbidden_kind(&pos, cell))
+            .flatten()
+        {
+            Err(PlayError::Forbidden { cell, kind })
         } else {
             Ok(())
         };
@@ -125,8 +134,18 @@ fn play_record(rules: Rules, moves: &[Cell]) {
                 line.contains(&cell),
                 "the winning line runs through the last stone"
             );
-            assert!(rules.run_wins(line.len() as u32));
             assert!(line.iter().all(|&c| pos.stone(c) == Some(*winner)));
+            // The line is a whole run: the cells beyond both ends are not the winner's. (The
+            // records are played under rules of k >= 3, so the line has a direction.)
+            let (first, last) = (line[0], line[line.len() - 1]);
+            let (dx, dy) = ((last.x - first.x).signum(), (last.y - first.y).signum());
+            let beyond = [first.offset(dx, dy, -1), last.offset(dx, dy, 1)];
+            assert!(beyond.iter().all(|&c| pos.stone(c) != Some(*winner)));
+            let blocked = beyond
+                .iter()
+                .filter(|&&c| pos.stone(c) == Some(winner.opponent()))
+                .count() as u32;
+            assert!(rules.run_wins(*winner, line.len() as u32, blocked));
         }
     }
     // Undoing everything returns to the empty board and its hash.

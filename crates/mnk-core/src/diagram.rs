@@ -23,8 +23,9 @@ use std::fmt;
 
 use crate::cell::{column_name, Cell};
 use crate::player::Player;
-use crate::position::{Outcome, Position};
+use crate::position::Position;
 use crate::rules::{Board, Rules};
+use crate::setup::SetupError;
 
 /// Why a diagram could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,16 +39,9 @@ pub enum DiagramError {
     },
     /// The rows do not match the board's size.
     WrongShape(String),
-    /// The stone counts cannot arise from alternating moves.
-    BadCounts {
-        /// Stones of the player who moved first.
-        first: usize,
-        /// Stones of the other player.
-        second: usize,
-    },
-    /// The position cannot arise in a game (both players won, two separate winning lines, or
-    /// the winner is not the player who moved last).
-    Unreachable(String),
+    /// The stones read cannot be put together into a position (counts that alternating moves
+    /// never reach, or a position no game reaches).
+    Setup(SetupError),
     /// The `@ x,y` origin line is malformed or used on a bounded board.
     BadOrigin(String),
 }
@@ -56,20 +50,28 @@ impl fmt::Display for DiagramError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DiagramError::BadCharacter { line, found } => {
-                write!(f, "line {line}: '{found}' is not a cell (use '.', 'X' or 'O')")
+                write!(
+                    f,
+                    "line {line}: '{found}' is not a cell (use '.', 'X' or 'O')"
+                )
             }
             DiagramError::WrongShape(why) => write!(f, "the diagram does not fit the board: {why}"),
-            DiagramError::BadCounts { first, second } => write!(
+            DiagramError::Setup(e) => write!(f, "{e}"),
+            DiagramError::BadOrigin(text) => write!(
                 f,
-                "the first player has {first} stones and the second {second}: the first must have as many or one more"
+                "bad origin line '{text}': write '@ x,y' (unbounded boards only)"
             ),
-            DiagramError::Unreachable(why) => write!(f, "this position cannot arise in a game: {why}"),
-            DiagramError::BadOrigin(text) => write!(f, "bad origin line '{text}': write '@ x,y' (unbounded boards only)"),
         }
     }
 }
 
 impl std::error::Error for DiagramError {}
+
+impl From<SetupError> for DiagramError {
+    fn from(e: SetupError) -> DiagramError {
+        DiagramError::Setup(e)
+    }
+}
 
 /// The widest span of stones on the unbounded board that prints as a picture.
 pub const MAX_PICTURE_SPAN: i32 = 200;
@@ -247,7 +249,11 @@ impl Position {
                 }
             }
         }
-        Position::from_stones(rules, stones)
+        Ok(Position::from_stones(
+            rules,
+            &stones[Player::X.index()],
+            &stones[Player::O.index()],
+        )?)
     }
 
     /// The board a diagram draws, for reading one whose rules are not known: the unbounded board
@@ -277,82 +283,12 @@ impl Position {
             height: side(rows.len()),
         })
     }
-
-    /// Builds a position from each player's stones (indexed by [`Player::index`]). The history
-    /// is a placement order (the players' stones alternating), not a game: under exactly-k rules
-    /// it may pass through a position that a line of exactly k would have ended (the overline
-    /// that undoes it comes later), so replaying it move by move can stop early.
-    fn from_stones(rules: Rules, mut stones: [Vec<Cell>; 2]) -> Result<Position, DiagramError> {
-        let first = rules.first();
-        let (nf, ns) = (
-            stones[first.index()].len(),
-            stones[first.opponent().index()].len(),
-        );
-        if nf != ns && nf != ns + 1 {
-            return Err(DiagramError::BadCounts {
-                first: nf,
-                second: ns,
-            });
-        }
-        let last_mover = if nf == ns + 1 {
-            first
-        } else {
-            first.opponent()
-        };
-        let build = |stones: &[Vec<Cell>; 2]| {
-            let mut pos = Position::new(rules);
-            let (f, s) = (&stones[first.index()], &stones[first.opponent().index()]);
-            for i in 0..f.len().max(s.len()) {
-                for side in [f, s] {
-                    if let Some(&c) = side.get(i) {
-                        pos.place_stone(c);
-                    }
-                }
-            }
-            pos
-        };
-        let mut pos = build(&stones);
-        let outcome = pos.scan_outcome();
-        if let Outcome::Win { winner, line } = &outcome {
-            if *winner != last_mover {
-                return Err(DiagramError::Unreachable(format!(
-                    "{winner} has a winning line but {last_mover} moved last"
-                )));
-            }
-            // Find a stone of the line whose removal leaves no win: that stone was played last.
-            let own = &stones[winner.index()];
-            let last = line.iter().find_map(|cell| {
-                let i = own.iter().position(|c| c == cell)?;
-                let mut trial = own.clone();
-                let c = trial.remove(i);
-                trial.push(c);
-                let mut without = stones_with(&stones, *winner, trial.clone());
-                without[winner.index()].pop();
-                let earlier = build(&without);
-                (!earlier.scan_outcome().is_over()).then_some(trial)
-            });
-            let Some(order) = last else {
-                return Err(DiagramError::Unreachable(
-                    "more than one move would have ended the game".into(),
-                ));
-            };
-            stones[winner.index()] = order;
-            pos = build(&stones);
-        }
-        pos.set_outcome(pos.scan_outcome());
-        Ok(pos)
-    }
-}
-
-fn stones_with(stones: &[Vec<Cell>; 2], who: Player, own: Vec<Cell>) -> [Vec<Cell>; 2] {
-    let mut copy = stones.clone();
-    copy[who.index()] = own;
-    copy
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::Outcome;
     use crate::rules::Preset;
 
     #[test]
@@ -388,7 +324,8 @@ mod tests {
         assert_eq!(pos.outcome().winner(), Some(Player::X));
         assert!(pos.last_move().is_some_and(|c| c.y == 2));
         let err = Position::from_diagram(rules, "X X X\nO O O\nX . .").unwrap_err();
-        assert!(matches!(err, DiagramError::Unreachable(_)), "{err}");
+        assert_eq!(err, DiagramError::Setup(SetupError::BothWon), "{err}");
+        assert!(err.to_string().contains("cannot arise in a game"), "{err}");
         let full = Position::from_diagram(rules, "X O X\nX O O\nO X X").unwrap();
         assert_eq!(*full.outcome(), Outcome::Draw);
     }
@@ -426,7 +363,7 @@ mod tests {
         ));
         assert!(matches!(
             Position::from_diagram(rules, "X X .\n. . .\n. . .").unwrap_err(),
-            DiagramError::BadCounts { .. }
+            DiagramError::Setup(SetupError::BadCounts { .. })
         ));
         assert!(matches!(
             Position::from_diagram(rules, "X ? .\n. . .\n. . .").unwrap_err(),

@@ -3,12 +3,14 @@
 //! Three ways to play a move, as in cozy-chess: [`Position::play`] panics on an illegal move,
 //! [`Position::try_play`] returns a [`PlayError`], and [`Position::play_unchecked`] trusts the
 //! caller (search code that generated the move itself). After every move the outcome is updated by
-//! scanning only the four lines through the new stone.
+//! scanning only the four lines through the new stone; whether a line wins is decided in
+//! `win.rs`, the one place that does.
 
 use std::collections::HashMap;
 use std::fmt;
 
 use crate::cell::{Cell, DIRECTIONS};
+use crate::forbidden::ForbiddenKind;
 use crate::player::Player;
 use crate::rules::Rules;
 use crate::zobrist;
@@ -55,6 +57,13 @@ pub enum PlayError {
     OffBoard(Cell),
     /// The game has already ended.
     GameOver,
+    /// Renju: black (the first player) may not play there.
+    Forbidden {
+        /// The cell asked for.
+        cell: Cell,
+        /// Why black may not play it.
+        kind: ForbiddenKind,
+    },
 }
 
 impl fmt::Display for PlayError {
@@ -63,6 +72,10 @@ impl fmt::Display for PlayError {
             PlayError::Occupied(c) => write!(f, "{c} is already taken: choose an empty cell"),
             PlayError::OffBoard(c) => write!(f, "{c} is not on the board"),
             PlayError::GameOver => write!(f, "the game is over: start a new game or undo"),
+            PlayError::Forbidden { cell, kind } => write!(
+                f,
+                "{cell} is forbidden to black under renju: {kind}; choose another cell"
+            ),
         }
     }
 }
@@ -251,7 +264,8 @@ impl Position {
             .map(move |(i, &c)| (c, if i % 2 == 0 { first } else { first.opponent() }))
     }
 
-    /// Checks that the side to move may play `cell`.
+    /// Checks that the side to move may play `cell`: the game goes on, the cell is on the board
+    /// and empty, and (renju) it is not forbidden to black.
     pub fn check_move(&self, cell: Cell) -> Result<(), PlayError> {
         if self.outcome.is_over() {
             Err(PlayError::GameOver)
@@ -259,8 +273,19 @@ impl Position {
             Err(PlayError::OffBoard(cell))
         } else if self.stones.get(cell).is_some() {
             Err(PlayError::Occupied(cell))
+        } else if let Some(kind) = self.forbidden_to_mover(cell) {
+            Err(PlayError::Forbidden { cell, kind })
         } else {
             Ok(())
+        }
+    }
+
+    /// Why the side to move may not play the free `cell` under renju, if it may not.
+    fn forbidden_to_mover(&self, cell: Cell) -> Option<ForbiddenKind> {
+        if self.rules.has_forbidden_moves(self.to_move()) {
+            self.forbidden_kind(cell)
+        } else {
+            None
         }
     }
 
@@ -282,7 +307,7 @@ impl Position {
     }
 
     /// Plays `cell` for the side to move without checking that it is legal. The caller promises
-    /// the game is not over and the cell is on the board and empty.
+    /// the game is not over and the cell is on the board, empty and (renju) not forbidden.
     pub fn play_unchecked(&mut self, cell: Cell) {
         debug_assert!(
             self.check_move(cell).is_ok(),
@@ -321,31 +346,34 @@ impl Position {
     }
 
     fn outcome_after(&self, cell: Cell, player: Player) -> Outcome {
-        for dir in DIRECTIONS {
-            let run = self.run_through(cell, player, dir);
-            if self.rules.run_wins(run.len() as u32) {
-                return Outcome::Win {
-                    winner: player,
-                    line: run,
-                };
-            }
+        match self.winning_run(cell, player) {
+            Some(line) => Outcome::Win {
+                winner: player,
+                line,
+            },
+            None => self.outcome_without_win(),
         }
-        self.outcome_without_win()
     }
 
-    /// The legal moves. On a bounded board: every empty cell. On the unbounded board every empty
-    /// cell is legal, so this lists the useful ones: empty cells within two of a stone (the origin
-    /// on an empty board). Empty when the game is over. Ordered by cell (row, then column).
+    /// The legal moves. On a bounded board: every empty cell (under renju, when black is to
+    /// move, every empty cell that is not forbidden). On the unbounded board every empty cell is
+    /// legal, so this lists the useful ones: empty cells within two of a stone (the origin on an
+    /// empty board). Empty when the game is over. Ordered by cell (row, then column).
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Cell> {
         if self.outcome.is_over() {
             return Vec::new();
         }
         if self.rules.is_bounded() {
+            let forbidden = if self.rules.has_forbidden_moves(self.to_move()) {
+                self.forbidden_cells()
+            } else {
+                Vec::new()
+            };
             return self
                 .rules
                 .cells()
-                .filter(|&c| self.stones.get(c).is_none())
+                .filter(|&c| self.stones.get(c).is_none() && !forbidden.contains(&c))
                 .collect();
         }
         self.cells_near_stones(2)
@@ -392,14 +420,25 @@ impl Position {
     /// by diagram parsing. Reports a win for whichever player has a winning line (X checked first).
     #[must_use]
     pub fn scan_outcome(&self) -> Outcome {
-        for (cell, player) in self.stones() {
+        match self.scan_outcome_of(Player::X) {
+            Outcome::Win { winner, line } => Outcome::Win { winner, line },
+            _ => self.scan_outcome_of(Player::O),
+        }
+    }
+
+    /// [`Position::scan_outcome`] for the lines of one player.
+    pub(crate) fn scan_outcome_of(&self, player: Player) -> Outcome {
+        for (cell, p) in self.stones() {
+            if p != player {
+                continue;
+            }
             for dir in DIRECTIONS {
                 // Only start at the first stone of a run, so each run is measured once.
                 if self.stones.get(cell.offset(dir.0, dir.1, -1)) == Some(player) {
                     continue;
                 }
                 let run = self.run_through(cell, player, dir);
-                if self.rules.run_wins(run.len() as u32) {
+                if self.run_wins(&run, dir, player) {
                     return Outcome::Win {
                         winner: player,
                         line: run,

@@ -35,6 +35,41 @@ pub enum Win {
     Freestyle,
     /// Exactly k stones in a row win; a longer line (an overline) does not.
     Exact,
+    /// Renju, as the international rules (RIF) define it: the first player (black) wins with
+    /// exactly five and may not play a double-three, a double-four or an overline (see
+    /// [`crate::renju`]); the second player (white) wins with five or more and has no forbidden
+    /// moves. Only for k = 5 on a bounded board.
+    Renju,
+    /// Caro (Gomocup's rule flag 8, "Vietnamese gomoku"): exactly five wins, unless the
+    /// opponent's stones close both of its ends. The board's edge is not a stone and closes
+    /// nothing. Only for k = 5 on a bounded board.
+    Caro,
+}
+
+impl Win {
+    /// The name the text form of [`Rules`] uses for this win condition.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Win::Freestyle => "freestyle",
+            Win::Exact => "exact",
+            Win::Renju => "renju",
+            Win::Caro => "caro",
+        }
+    }
+
+    /// Whether the win condition belongs to five in a row only (renju and caro), so that
+    /// [`Rules::new`] takes it only with k = 5 on a bounded board.
+    #[must_use]
+    pub fn needs_five_on_a_board(self) -> bool {
+        matches!(self, Win::Renju | Win::Caro)
+    }
+}
+
+impl fmt::Display for Win {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// Why a set of rules was refused.
@@ -62,6 +97,15 @@ pub enum RulesError {
         /// The height of the board.
         height: u32,
     },
+    /// Renju or caro with a k other than five.
+    NotFive {
+        /// The win condition asked for.
+        win: Win,
+        /// The k asked for.
+        k: u32,
+    },
+    /// Renju or caro on the unbounded board.
+    NeedsBorders(Win),
     /// A rules string could not be read.
     Syntax(String),
 }
@@ -81,10 +125,18 @@ impl fmt::Display for RulesError {
                 "no line of {k} fits on a {width}x{height} board: k can be at most {}",
                 width.max(height)
             ),
+            RulesError::NotFive { win, k } => write!(
+                f,
+                "{win} is five in a row: k must be 5, not {k} (or choose freestyle or exact)"
+            ),
+            RulesError::NeedsBorders(win) => write!(
+                f,
+                "{win} is played on a bounded board such as 15x15, not on the unbounded one"
+            ),
             RulesError::Syntax(text) => write!(
                 f,
-                "cannot read rules '{text}': write WxHxK such as 15x15x5, or infxK for the unbounded board, optionally followed by ',exact' and ',o-first', or a preset name ({})",
-                Preset::ALL.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
+                "cannot read rules '{text}': write WxHxK such as 15x15x5, or infxK for the unbounded board, optionally followed by ',exact', ',renju' or ',caro' and by ',o-first', or a preset name ({})",
+                Preset::KNOWN.iter().map(|p| p.id()).collect::<Vec<_>>().join(", ")
             ),
         }
     }
@@ -131,6 +183,14 @@ impl Rules {
                 return Err(RulesError::KDoesNotFit { k, width, height });
             }
         }
+        if win.needs_five_on_a_board() {
+            if k != 5 {
+                return Err(RulesError::NotFive { win, k });
+            }
+            if board == Board::Unbounded {
+                return Err(RulesError::NeedsBorders(win));
+            }
+        }
         Ok(Rules {
             board,
             k,
@@ -149,10 +209,10 @@ impl Rules {
         )
     }
 
-    /// The same rules with another win condition.
-    #[must_use]
-    pub fn with_win(self, win: Win) -> Rules {
-        Rules { win, ..self }
+    /// The same rules with another win condition, validated as [`Rules::new`] validates (renju
+    /// and caro need k = 5 on a bounded board).
+    pub fn with_win(self, win: Win) -> Result<Rules, RulesError> {
+        Rules::new(self.board, self.k, win, self.first)
     }
 
     /// The same rules with another player moving first.
@@ -252,25 +312,50 @@ impl Rules {
         }
     }
 
-    /// Whether a run of `length` stones through a cell wins.
+    /// Whether an unbroken run of `length` of `player`'s stones wins: the one rule every win in
+    /// mnk is decided by ([`crate::Position::wins_at`] and the outcome after each move ask it).
+    /// `blocked_ends` says how many of the run's two ends (the cells just beyond it) hold an
+    /// opponent's stone; a board edge is not a stone and does not count. Only caro looks at it.
+    ///
+    /// ```
+    /// use mnk_core::{Player, Rules};
+    /// let renju: Rules = "renju".parse().unwrap();
+    /// assert!(renju.run_wins(Player::X, 5, 0));
+    /// assert!(!renju.run_wins(Player::X, 6, 0), "black's overline does not win");
+    /// assert!(renju.run_wins(Player::O, 6, 0), "white's does");
+    /// let caro: Rules = "caro".parse().unwrap();
+    /// assert!(caro.run_wins(Player::X, 5, 1));
+    /// assert!(!caro.run_wins(Player::X, 5, 2), "closed at both ends by the opponent");
+    /// assert!(!caro.run_wins(Player::X, 6, 0));
+    /// ```
     #[must_use]
-    pub fn run_wins(&self, length: u32) -> bool {
+    pub fn run_wins(&self, player: Player, length: u32, blocked_ends: u32) -> bool {
         match self.win {
             Win::Freestyle => length >= self.k,
             Win::Exact => length == self.k,
+            Win::Renju if self.has_forbidden_moves(player) => length == self.k,
+            Win::Renju => length >= self.k,
+            Win::Caro => length == self.k && blocked_ends < 2,
         }
+    }
+
+    /// Whether `player` has forbidden moves: the first player (black) under renju.
+    #[must_use]
+    pub fn has_forbidden_moves(&self, player: Player) -> bool {
+        self.win == Win::Renju && player == self.first
     }
 }
 
 impl fmt::Display for Rules {
-    /// The compact form `FromStr` reads back: `15x15x5`, `infx5`, `15x15x5,exact`, `3x3x3,o-first`.
+    /// The compact form `FromStr` reads back: `15x15x5`, `infx5`, `15x15x5,exact`,
+    /// `15x15x5,renju`, `15x15x5,caro`, `3x3x3,o-first`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.board {
             Board::Bounded { width, height } => write!(f, "{width}x{height}x{}", self.k)?,
             Board::Unbounded => write!(f, "infx{}", self.k)?,
         }
-        if self.win == Win::Exact {
-            write!(f, ",exact")?;
+        if self.win != Win::Freestyle {
+            write!(f, ",{}", self.win)?;
         }
         if self.first == Player::O {
             write!(f, ",o-first")?;
@@ -284,7 +369,7 @@ impl FromStr for Rules {
 
     fn from_str(s: &str) -> Result<Rules, RulesError> {
         let text = s.trim().to_ascii_lowercase();
-        if let Some(preset) = Preset::ALL.iter().find(|p| p.id() == text) {
+        if let Some(preset) = Preset::KNOWN.iter().find(|p| p.id() == text) {
             return Ok(preset.rules());
         }
         let syntax = || RulesError::Syntax(s.to_string());
@@ -312,6 +397,8 @@ impl FromStr for Rules {
             match option {
                 "exact" => win = Win::Exact,
                 "freestyle" => win = Win::Freestyle,
+                "renju" => win = Win::Renju,
+                "caro" => win = Win::Caro,
                 "o-first" => first = Player::O,
                 "x-first" => first = Player::X,
                 _ => return Err(syntax()),
@@ -336,10 +423,15 @@ pub enum Preset {
     Standard,
     /// Five in a row without borders.
     Unbounded,
+    /// Renju: 15×15, five in a row, black's forbidden moves.
+    Renju,
+    /// Caro: 15×15, exactly five, not closed at both ends by the opponent.
+    Caro,
 }
 
 impl Preset {
-    /// Every preset, in the order menus show them.
+    /// The presets menus offer, in the order they show them. Renju and caro are left out until
+    /// the computer plays them (the engine refuses them for now); [`Preset::KNOWN`] has them.
     pub const ALL: [Preset; 6] = [
         Preset::TicTacToe,
         Preset::NineByNine,
@@ -347,6 +439,18 @@ impl Preset {
         Preset::Gomoku19,
         Preset::Standard,
         Preset::Unbounded,
+    ];
+
+    /// Every preset the text form of [`Rules`] reads: [`Preset::ALL`], renju and caro.
+    pub const KNOWN: [Preset; 8] = [
+        Preset::TicTacToe,
+        Preset::NineByNine,
+        Preset::Gomoku15,
+        Preset::Gomoku19,
+        Preset::Standard,
+        Preset::Unbounded,
+        Preset::Renju,
+        Preset::Caro,
     ];
 
     /// A stable identifier for APIs and the command line.
@@ -359,6 +463,8 @@ impl Preset {
             Preset::Gomoku19 => "gomoku19",
             Preset::Standard => "standard",
             Preset::Unbounded => "unbounded",
+            Preset::Renju => "renju",
+            Preset::Caro => "caro",
         }
     }
 
@@ -372,6 +478,10 @@ impl Preset {
             Preset::Gomoku19 => "Gomoku 19×19, five or more",
             Preset::Standard => "Standard gomoku 15×15, exactly five",
             Preset::Unbounded => "Five in a row without borders",
+            Preset::Renju => {
+                "Renju 15×15 (black's double-three, double-four and overline are forbidden)"
+            }
+            Preset::Caro => "Caro 15×15, exactly five not closed at both ends",
         }
     }
 
@@ -396,6 +506,8 @@ impl Preset {
             Preset::Gomoku19 => bounded(19, 19, 5, Win::Freestyle),
             Preset::Standard => bounded(15, 15, 5, Win::Exact),
             Preset::Unbounded => Rules::new(Board::Unbounded, 5, Win::Freestyle, Player::X),
+            Preset::Renju => bounded(15, 15, 5, Win::Renju),
+            Preset::Caro => bounded(15, 15, 5, Win::Caro),
         }
         .expect("presets are valid")
     }
@@ -500,6 +612,10 @@ mod tests {
             "infx5",
             "7x4x4,o-first",
             "infx6,exact,o-first",
+            "15x15x5,renju",
+            "15x15x5,caro",
+            "19x19x5,renju,o-first",
+            "9x7x5,caro",
         ] {
             let rules: Rules = text.parse().unwrap();
             assert_eq!(rules.to_string(), text);
@@ -508,15 +624,89 @@ mod tests {
             "gomoku15".parse::<Rules>().unwrap(),
             Preset::Gomoku15.rules()
         );
-        for bad in ["", "3x3", "3x3x4", "axbxc", "15x15x5,renju", "0x0x1"] {
+        for preset in Preset::KNOWN {
+            assert_eq!(preset.id().parse::<Rules>(), Ok(preset.rules()));
+            let text = preset.rules().to_string();
+            assert_eq!(text.parse::<Rules>(), Ok(preset.rules()), "{text}");
+        }
+        assert_eq!(Preset::Renju.rules().to_string(), "15x15x5,renju");
+        assert_eq!(Preset::Caro.rules().to_string(), "15x15x5,caro");
+        assert_eq!("15X15X5, Renju".parse::<Rules>(), Ok(Preset::Renju.rules()));
+        for bad in [
+            "",
+            "3x3",
+            "3x3x4",
+            "axbxc",
+            "15x15x5,gomoku",
+            "0x0x1",
+            "15x15x5,renju,",
+        ] {
             assert!(bad.parse::<Rules>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn renju_and_caro_are_five_in_a_row_on_a_board() {
+        for win in [Win::Renju, Win::Caro] {
+            let on = |board, k| Rules::new(board, k, win, Player::X);
+            let square = Board::Bounded {
+                width: 15,
+                height: 15,
+            };
+            assert!(on(square, 5).is_ok());
+            assert_eq!(on(square, 4), Err(RulesError::NotFive { win, k: 4 }));
+            assert_eq!(on(square, 6), Err(RulesError::NotFive { win, k: 6 }));
+            assert_eq!(on(Board::Unbounded, 5), Err(RulesError::NeedsBorders(win)));
+            let message = on(Board::Unbounded, 5).unwrap_err().to_string();
+            assert!(message.contains("bounded board"), "{message}");
+            let message = on(square, 4).unwrap_err().to_string();
+            assert!(message.contains("k must be 5"), "{message}");
+            assert_eq!(
+                Rules::bounded(15, 15, 4).unwrap().with_win(win),
+                Err(RulesError::NotFive { win, k: 4 })
+            );
+        }
+        assert_eq!(
+            "infx5,caro".parse::<Rules>(),
+            Err(RulesError::NeedsBorders(Win::Caro))
+        );
+        assert_eq!(
+            "15x15x4,renju".parse::<Rules>(),
+            Err(RulesError::NotFive {
+                win: Win::Renju,
+                k: 4
+            })
+        );
+        assert_eq!(
+            Rules::bounded(15, 15, 5).unwrap().with_win(Win::Renju),
+            Ok(Preset::Renju.rules())
+        );
+    }
+
+    #[test]
+    fn who_wins_with_which_run() {
+        let freestyle = Preset::Gomoku15.rules();
+        let exact = Preset::Standard.rules();
+        let renju = Preset::Renju.rules();
+        let caro = Preset::Caro.rules();
+        for p in [Player::X, Player::O] {
+            assert!(freestyle.run_wins(p, 6, 2) && !freestyle.run_wins(p, 4, 0));
+            assert!(exact.run_wins(p, 5, 2) && !exact.run_wins(p, 6, 0));
+            assert!(caro.run_wins(p, 5, 0) && caro.run_wins(p, 5, 1));
+            assert!(!caro.run_wins(p, 5, 2) && !caro.run_wins(p, 6, 0));
+        }
+        assert!(renju.has_forbidden_moves(Player::X) && !renju.has_forbidden_moves(Player::O));
+        assert!(!renju.run_wins(Player::X, 6, 0) && renju.run_wins(Player::O, 7, 2));
+        let o_first = renju.with_first(Player::O);
+        assert!(o_first.has_forbidden_moves(Player::O) && !o_first.run_wins(Player::O, 6, 0));
+        assert!(!exact.has_forbidden_moves(Player::X));
     }
 
     #[test]
     fn presets_are_what_they_say() {
         assert_eq!(Preset::Standard.rules().to_string(), "15x15x5,exact");
         assert_eq!(Preset::Unbounded.rules().to_string(), "infx5");
+        assert!(Preset::KNOWN.starts_with(&Preset::ALL));
         assert_eq!(Preset::TicTacToe.rules().symmetries().len(), 8);
         assert_eq!(Rules::bounded(4, 3, 3).unwrap().symmetries().len(), 4);
     }

@@ -31,7 +31,23 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         )
         .unwrap()
     });
-    prop_oneof![3 => bounded, 1 => unbounded]
+    // Renju and caro: five in a row on boards of 5 to 9 a side.
+    let five =
+        (5u32..=9, 5u32..=9, any::<bool>(), any::<bool>()).prop_map(|(w, h, renju, o_first)| {
+            let win = if renju { Win::Renju } else { Win::Caro };
+            let first = if o_first { Player::O } else { Player::X };
+            Rules::new(
+                Board::Bounded {
+                    width: w,
+                    height: h,
+                },
+                5,
+                win,
+                first,
+            )
+            .unwrap()
+        });
+    prop_oneof![3 => bounded, 1 => unbounded, 1 => five]
 }
 
 /// Plays `choices` (indices into the legal moves) from the empty board until the game ends.
@@ -70,8 +86,12 @@ proptest! {
                         PlayError::GameOver
                     } else if !rules.contains(cell) {
                         PlayError::OffBoard(cell)
-                    } else {
+                    } else if pos.stone(cell).is_some() {
                         PlayError::Occupied(cell)
+                    } else {
+                        let kind = pos.forbidden_kind(cell);
+                        prop_assert!(rules.has_forbidden_moves(pos.to_move()) && kind.is_some());
+                        PlayError::Forbidden { cell, kind: kind.unwrap() }
                     };
                     prop_assert_eq!(e, expected);
                 }

@@ -123,8 +123,21 @@ impl Hasher for KeyHasher {
 type KeyMap<V> = HashMap<u128, V, BuildHasherDefault<KeyHasher>>;
 type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
 
+/// Refuses renju and caro, which the bitboards here do not know (see [`crate::variant`]).
+fn not_yet(rules: &Rules) -> Result<(), CountError> {
+    if crate::variant::plays(rules) {
+        Ok(())
+    } else {
+        Err(CountError::TooLarge(format!(
+            "counting does not know {} yet ({rules}): it counts freestyle and exactly-k games",
+            rules.win()
+        )))
+    }
+}
+
 /// Walks the game tree of `rules` (a bounded board of at most [`MAX_COUNT_CELLS`] cells).
 pub fn count_tree(rules: &Rules) -> Result<TreeCounts, CountError> {
+    not_yet(rules)?;
     let geometry = Geometry::new(rules)
         .filter(|g| g.cells <= MAX_COUNT_CELLS)
         .ok_or_else(|| {
@@ -212,6 +225,7 @@ pub struct CountsBelow {
 /// most 64 cells in all).
 pub fn count_below(pos: &Position, limits: &Limits) -> Result<CountsBelow, CountError> {
     let rules = pos.rules();
+    not_yet(rules)?;
     let g = Geometry::new(rules).ok_or_else(|| {
         CountError::TooLarge(format!(
             "counting needs a bounded board of at most 64 cells; {rules} is too large"

@@ -227,7 +227,10 @@ mod tests {
 
     #[test]
     fn exact_k_does_not_count_overlines() {
-        let rules = Rules::bounded(5, 1, 3).unwrap().with_win(Win::Exact);
+        let rules = Rules::bounded(5, 1, 3)
+            .unwrap()
+            .with_win(Win::Exact)
+            .unwrap();
         let g = Geometry::new(&rules).unwrap();
         assert!(g.wins_through(0b00111, 0));
         assert!(!g.wins_through(0b01111, 0));

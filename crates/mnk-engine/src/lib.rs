@@ -16,6 +16,7 @@ mod rng;
 pub mod search;
 pub mod solver;
 mod value;
+mod variant;
 pub mod weights;
 
 pub use bot::{Bot, BotError, Choice, SearchInfo};

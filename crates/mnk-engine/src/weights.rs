@@ -189,7 +189,7 @@ fn side_weight(pos: &Position, cell: Cell, figure: Player) -> f64 {
             weight += attack_weight(a, k, exact);
         }
     }
-    if completes_line(pos, cell, figure) {
+    if pos.wins_at(cell, figure) {
         weight += if figure == mover {
             OWN_LINE_BONUS
         } else {
@@ -197,17 +197,6 @@ fn side_weight(pos: &Position, cell: Cell, figure: Player) -> f64 {
         };
     }
     weight
-}
-
-fn completes_line(pos: &Position, cell: Cell, figure: Player) -> bool {
-    mnk_core::DIRECTIONS.iter().any(|&(dx, dy)| {
-        let run = |sign: i32| {
-            (1..)
-                .take_while(|&i| pos.stone(cell.offset(dx * sign, dy * sign, i)) == Some(figure))
-                .count()
-        };
-        pos.rules().run_wins((1 + run(1) + run(-1)) as u32)
-    })
 }
 
 /// The weight of `cell` for the side to move: both sides' stones substituted there.

@@ -136,23 +136,6 @@ fn the_rule_player_refuses_other_boards() {
     assert!(RulesBot::candidates(&pos).is_err());
 }
 
-/// The cells where `player` would complete a winning line right now.
-fn winning_cells(pos: &Position, player: Player) -> Vec<Cell> {
-    pos.cells_near_stones(1)
-        .into_iter()
-        .filter(|&c| {
-            mnk_core::DIRECTIONS.iter().any(|&(dx, dy)| {
-                let run = |s: i32| {
-                    (1..)
-                        .take_while(|&i| pos.stone(c.offset(dx * s, dy * s, i)) == Some(player))
-                        .count()
-                };
-                pos.rules().run_wins((1 + run(1) + run(-1)) as u32)
-            })
-        })
-        .collect()
-}
-
 /// A random game of `plies` moves near the stones that nobody has won yet.
 fn random_position(rules: Rules, seed: u64, plies: usize) -> Option<Position> {
     let mut rng = Rng::seeded(seed);
@@ -184,8 +167,8 @@ proptest! {
         let rules = [Preset::Gomoku15, Preset::Unbounded, Preset::Standard][preset].rules();
         if let Some(pos) = random_position(rules, seed, plies) {
             let me = pos.to_move();
-            let mine = winning_cells(&pos, me);
-            let theirs = winning_cells(&pos, me.opponent());
+            let mine = pos.winning_cells(me);
+            let theirs = pos.winning_cells(me.opponent());
             let cell = weights_choice(&pos, seed);
             if !mine.is_empty() {
                 prop_assert!(mine.contains(&cell), "{pos}\nplayed {cell}, wins at {mine:?}");

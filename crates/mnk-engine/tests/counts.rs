@@ -222,7 +222,12 @@ fn below_the_empty_tic_tac_toe_board() {
 
 #[test]
 fn below_positions_of_small_boards_agree_with_brute_force() {
-    let exact = |w, h, k| Rules::bounded(w, h, k).unwrap().with_win(Win::Exact);
+    let exact = |w, h, k| {
+        Rules::bounded(w, h, k)
+            .unwrap()
+            .with_win(Win::Exact)
+            .unwrap()
+    };
     check_below(Rules::bounded(3, 3, 3).unwrap(), "b2 a1");
     check_below(Rules::bounded(2, 2, 2).unwrap(), "");
     check_below(Rules::bounded(4, 3, 3).unwrap(), "b2 c2 a3");

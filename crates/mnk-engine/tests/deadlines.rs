@@ -89,7 +89,7 @@ fn scattered(rules: &str, n: usize, size: i32, origin: Cell, seed: u64, quiet: b
                 DIRECTIONS.iter().any(|&(dx, dy)| {
                     (1 - k..k).any(|i| {
                         let e = c.offset(dx, dy, i);
-                        pos.is_free(e) && completes(pos, e, player)
+                        pos.wins_at(e, player)
                     })
                 })
             };
@@ -99,18 +99,6 @@ fn scattered(rules: &str, n: usize, size: i32, origin: Cell, seed: u64, quiet: b
         }
     }
     pos
-}
-
-/// Whether `player`'s stone on the empty `cell` would complete a line.
-fn completes(pos: &Position, cell: Cell, player: mnk_core::Player) -> bool {
-    DIRECTIONS.iter().any(|&(dx, dy)| {
-        let run = |sign: i32| {
-            (1..)
-                .take_while(|&i| pos.stone(cell.offset(dx * sign, dy * sign, i)) == Some(player))
-                .count()
-        };
-        pos.rules().run_wins((1 + run(1) + run(-1)) as u32)
-    })
 }
 
 /// The crowded positions, by name.

@@ -160,13 +160,15 @@ fn move_values_agree_with_brute_force() {
         (
             Rules::bounded(3, 3, 3)
                 .unwrap()
-                .with_win(mnk_core::Win::Exact),
+                .with_win(mnk_core::Win::Exact)
+                .unwrap(),
             vec![vec![]],
         ),
         (
             Rules::bounded(4, 3, 3)
                 .unwrap()
-                .with_win(mnk_core::Win::Exact),
+                .with_win(mnk_core::Win::Exact)
+                .unwrap(),
             vec![vec!["a1"]],
         ),
         (Rules::bounded(3, 2, 2).unwrap(), vec![vec![]]),
@@ -274,7 +276,12 @@ fn check_against_brute_force(
 /// threats, forcing lines, the cells that spoil them) has work to do, agree with brute force.
 #[test]
 fn threat_pruning_agrees_with_brute_force_on_random_positions() {
-    let exact = |w, h, k| Rules::bounded(w, h, k).unwrap().with_win(Win::Exact);
+    let exact = |w, h, k| {
+        Rules::bounded(w, h, k)
+            .unwrap()
+            .with_win(Win::Exact)
+            .unwrap()
+    };
     // (rules, stones placed at random, positions)
     let boards = [
         (Rules::bounded(4, 4, 3).unwrap(), 4, 8),

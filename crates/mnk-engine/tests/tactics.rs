@@ -22,7 +22,7 @@
 
 use std::time::Instant;
 
-use mnk_core::{Cell, Player, Position, Rules, DIRECTIONS};
+use mnk_core::{Cell, Position, Rules};
 use mnk_engine::search::Engine;
 use mnk_engine::{Limits, Value};
 
@@ -98,26 +98,6 @@ fn load() -> Vec<Puzzle> {
     out
 }
 
-/// Cells where `player` would complete a winning line right now (checked on the referee).
-fn winning_cells(pos: &Position, player: Player) -> Vec<Cell> {
-    pos.cells_near_stones(1)
-        .into_iter()
-        .filter(|&c| {
-            DIRECTIONS.iter().any(|&(dx, dy)| {
-                let mut run = 1;
-                for s in [1, -1] {
-                    let mut t = c.offset(dx, dy, s);
-                    while pos.stone(t) == Some(player) {
-                        run += 1;
-                        t = t.offset(dx, dy, s);
-                    }
-                }
-                pos.rules().run_wins(run)
-            })
-        })
-        .collect()
-}
-
 /// Replays a claimed VCF on mnk-core's Position: every attacking move but the last must leave
 /// a five to make, every defending move must be the only block (or the attacker has two), and
 /// the line must end in a win for the attacker.
@@ -136,14 +116,14 @@ fn check_vcf(pos: &Position, line: &[Cell]) -> Result<(), String> {
             };
         }
         if i % 2 == 0 {
-            if winning_cells(&p, attacker).is_empty() {
+            if p.winning_cells(attacker).is_empty() {
                 return Err(format!("attacking move {m} is not a four"));
             }
-            if !winning_cells(&p, attacker.opponent()).is_empty() {
+            if !p.winning_cells(attacker.opponent()).is_empty() {
                 return Err(format!("after {m} the defender can win"));
             }
         } else {
-            let threats = winning_cells(&pos_before(&p), attacker);
+            let threats = pos_before(&p).winning_cells(attacker);
             if threats.len() == 1 && threats[0] != m {
                 return Err(format!("defending move {m} is not the forced block"));
             }

@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mnk_core::{
-    Board, Cell, DiagramError, Outcome, PlayError, Player, Position, Rules, RulesError, Win,
-    MAX_SIDE,
+    Board, Cell, ForbiddenKind, Outcome, PlayError, Player, Position, Rules, RulesError,
+    SetupError, Win, MAX_SIDE,
 };
 use mnk_engine::{Bot, BotError, Choice, Deadline, Limits, SearchInfo, Value};
 
@@ -110,14 +110,17 @@ pub enum SessionError {
         opponent: usize,
     },
     /// Stones no game reaches (say, two winning lines).
-    #[error("this position cannot arise in a game: {0}")]
-    Unreachable(String),
+    #[error("{0}")]
+    Setup(SetupError),
     /// Field-3 stones: a continuous game going on past a five.
     #[error("winning-line stones (field 3) are not supported: mnk cannot play on after a five")]
     ContinuousStones,
     /// The position is decided.
     #[error("the game is over: {0}")]
     GameOver(String),
+    /// Renju: black may not play there.
+    #[error("{0} is forbidden to black under renju: {1}")]
+    Forbidden(Coord, ForbiddenKind),
     /// `INFO rule` with the renju flag.
     #[error("renju (INFO rule 4) is not supported: mnk plays freestyle (rule 0) and exactly five (rule 1)")]
     Renju,
@@ -627,6 +630,7 @@ impl Session {
                 height: frame.height,
             },
             PlayError::GameOver => SessionError::GameOver(describe_end(&pos, None)),
+            PlayError::Forbidden { kind, .. } => SessionError::Forbidden(c, kind),
         })?;
         self.stones.push(BoardStone {
             at: c,
@@ -741,32 +745,16 @@ fn board_rules(frame: Frame, win: Win) -> Result<Rules, SessionError> {
 /// `second`, checked by mnk-core, which also finds which stone must have come last; the game
 /// must still be going. `brain` names the brain's player for messages.
 ///
-/// The stones go through an mnk-core diagram rather than being played one by one, so that the
-/// order they were listed in cannot matter (under exactly-five, five stones of a six could
-/// otherwise look like a win on the way).
+/// The stones go to mnk-core as a set rather than being played one by one, so that the order
+/// they were listed in cannot matter (under exactly-five, five stones of a six could otherwise
+/// look like a win on the way).
 fn setup(
     rules: Rules,
     first: &[Cell],
     second: &[Cell],
     brain: Player,
 ) -> Result<Position, SessionError> {
-    let (w, h) = rules.size().expect("the protocol's boards are bounded");
-    let mut rows = vec![vec![b'.'; w as usize]; h as usize];
-    for (cells, mark) in [(first, b'X'), (second, b'O')] {
-        for c in cells {
-            rows[c.y as usize][c.x as usize] = mark;
-        }
-    }
-    // A diagram lists the top row (the highest y) first.
-    let text: Vec<String> = rows
-        .iter()
-        .rev()
-        .map(|r| String::from_utf8_lossy(r).into_owned())
-        .collect();
-    let pos = Position::from_diagram(rules, &text.join("\n")).map_err(|e| match e {
-        DiagramError::Unreachable(why) => SessionError::Unreachable(why),
-        other => SessionError::Unreachable(other.to_string()),
-    })?;
+    let pos = Position::from_stones(rules, first, second).map_err(SessionError::Setup)?;
     if pos.is_over() {
         return Err(SessionError::GameOver(describe_end(&pos, Some(brain))));
     }
@@ -850,7 +838,10 @@ mod tests {
     fn list_order_cannot_fake_a_win_under_exactly_five() {
         // Six in a row listed left to right: its first five are exactly five on the way, but the
         // position holds an overline, which does not win under exactly five.
-        let rules = Rules::bounded(15, 15, 5).unwrap().with_win(Win::Exact);
+        let rules = Rules::bounded(15, 15, 5)
+            .unwrap()
+            .with_win(Win::Exact)
+            .unwrap();
         let opp: Vec<Cell> = (0..6).map(|x| Cell::new(x, 0)).collect();
         let own: Vec<Cell> = [(0, 5), (1, 5), (3, 5), (4, 5), (0, 7)]
             .iter()

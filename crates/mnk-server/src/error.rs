@@ -228,7 +228,7 @@ impl ApiError {
                 index: Some(index),
                 message: format!("move {} comes after the end of the game", index + 1),
             },
-            PlayError::Occupied(_) | PlayError::OffBoard(_) => {
+            PlayError::Occupied(_) | PlayError::OffBoard(_) | PlayError::Forbidden { .. } => {
                 ApiError::IllegalMove { index, message }
             }
         }

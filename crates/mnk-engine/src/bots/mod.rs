@@ -115,7 +115,10 @@ impl fmt::Display for BotSpec {
 /// Refuses bots that do not play these rules.
 pub fn create(spec: &BotSpec, rules: &Rules, seed: u64) -> Result<Box<dyn Bot>, BotError> {
     match *spec {
-        BotSpec::Level(level) => Ok(level.bot(rules, seed)),
+        BotSpec::Level(level) => {
+            check_rules(spec, rules)?;
+            Ok(level.bot(rules, seed))
+        }
         BotSpec::Named { id, depth } => create_named(id, depth, rules, seed),
     }
 }
@@ -123,6 +126,7 @@ pub fn create(spec: &BotSpec, rules: &Rules, seed: u64) -> Result<Box<dyn Bot>, 
 /// Whether the bot `spec` plays games under `rules`, without building it: the same answer
 /// [`create`] gives (it asks this first), cheap enough to ask for every bot on every request.
 pub fn check_rules(spec: &BotSpec, rules: &Rules) -> Result<(), BotError> {
+    crate::bot::check_variant(rules)?;
     match *spec {
         BotSpec::Level(_) => Ok(()),
         BotSpec::Named { id: "rules", .. } if rules.size() != Some((3, 3)) || rules.k() != 3 => {
@@ -198,5 +202,47 @@ mod tests {
             create(&spec, &big, 1),
             Err(BotError::Unsupported(_))
         ));
+    }
+
+    #[test]
+    fn renju_and_caro_are_not_played_yet() {
+        for rules in [
+            mnk_core::Preset::Renju.rules(),
+            mnk_core::Preset::Caro.rules(),
+        ] {
+            for spec in BOTS
+                .iter()
+                .map(|b| b.id.parse::<BotSpec>().unwrap())
+                .chain((1..=6).map(|n| BotSpec::Level(Level::new(n).unwrap())))
+            {
+                let refused = check_rules(&spec, &rules).unwrap_err();
+                assert!(
+                    refused.to_string().contains("not play"),
+                    "{spec}: {refused}"
+                );
+                assert!(create(&spec, &rules, 1).is_err(), "{spec}");
+            }
+            let pos = mnk_core::Position::new(rules);
+            let searched =
+                crate::search::Engine::new(1).top_moves(&pos, &crate::Limits::depth(1), 3);
+            assert!(
+                matches!(searched, Err(BotError::Unsupported(_))),
+                "{searched:?}"
+            );
+        }
+        // Small boards of five in a row: the solver and counting refuse them with a reason.
+        let small: Rules = "6x6x5,renju".parse().unwrap();
+        assert!(!crate::solver::solvable(&small));
+        let refused = crate::solver::Solver::for_rules(&small).err().unwrap();
+        assert!(
+            refused.to_string().contains("does not play renju"),
+            "{refused}"
+        );
+        let small: Rules = "5x5x5,caro".parse().unwrap();
+        let refused = crate::count::count_tree(&small).unwrap_err();
+        assert!(
+            refused.to_string().contains("does not know caro"),
+            "{refused}"
+        );
     }
 }

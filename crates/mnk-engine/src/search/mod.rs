@@ -291,6 +291,9 @@ impl Engine {
         report: &mut dyn FnMut(&MultiPv),
         mode: Mode,
     ) -> Result<(MultiPv, Vec<(Cell, Value)>), BotError> {
+        if !crate::variant::plays(pos.rules()) {
+            return Err(BotError::Unsupported(crate::variant::not_yet(pos.rules())));
+        }
         if pos.rules().is_bounded() || pos.ply() > 0 {
             return self.search(pos, limits, report, mode);
         }
@@ -524,19 +527,8 @@ fn outside_frame_urgency(pos: &Position, board: &Board) -> Option<(Cell, Value)>
                 }
             }
             for end in ends {
-                if !pos.is_free(end) {
-                    continue;
-                }
-                // The run behind this end, the cell, and the run beyond it.
-                let mut run = 1;
-                for s in [1, -1] {
-                    let mut t = end.offset(dx, dy, s);
-                    while pos.stone(t) == Some(p) {
-                        run += 1;
-                        t = t.offset(dx, dy, s);
-                    }
-                }
-                if pos.rules().run_wins(run) {
+                // Whether p's stone there wins is mnk-core's to say.
+                if pos.wins_at(end, p) {
                     let slot = &mut completes[p.index()];
                     if slot.is_none_or(|c| (end.y, end.x) < (c.y, c.x)) {
                         *slot = Some(end);

@@ -103,11 +103,12 @@ pub fn table_mb(rules: &Rules, asked_mb: usize) -> usize {
     usize::try_from(needed_mb).map_or(asked_mb, |needed| asked_mb.min(needed))
 }
 
-/// Whether the solver takes on boards of these rules (bounded, at most [`MAX_SOLVE_CELLS`] cells).
-/// Small boards are solved in well under a second; the largest may take much longer.
+/// Whether the solver takes on boards of these rules (bounded, at most [`MAX_SOLVE_CELLS`] cells;
+/// not renju or caro yet). Small boards are solved in well under a second; the largest may take
+/// much longer.
 #[must_use]
 pub fn solvable(rules: &Rules) -> bool {
-    rules.cell_count().is_some_and(|n| n <= MAX_SOLVE_CELLS)
+    rules.cell_count().is_some_and(|n| n <= MAX_SOLVE_CELLS) && crate::variant::plays(rules)
 }
 
 /// Whether the perfect player plays these rules: a board the solver decides move after move
@@ -134,10 +135,16 @@ pub enum SolveError {
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SolveError::TooLarge(rules) => write!(
-                f,
-                "{rules} is too large to solve exactly: the solver takes bounded boards of at most {MAX_SOLVE_CELLS} cells"
-            ),
+            SolveError::TooLarge(rules) => match rules.parse::<Rules>().map(|r| r.win()) {
+                Ok(win @ (mnk_core::Win::Renju | mnk_core::Win::Caro)) => write!(
+                    f,
+                    "the solver does not play {win} yet ({rules}): it takes freestyle and exactly-k rules"
+                ),
+                _ => write!(
+                    f,
+                    "{rules} is too large to solve exactly: the solver takes bounded boards of at most {MAX_SOLVE_CELLS} cells"
+                ),
+            },
             SolveError::GameOver => write!(f, "the game is over"),
             SolveError::Aborted { nodes } => write!(f, "stopped before the solution was proven ({nodes} nodes)"),
         }
@@ -1052,7 +1059,7 @@ mod tests {
         let x = bits(8, &["b1", "e1"]);
         let freestyle = Solver::new(&rules, 1).unwrap();
         assert_eq!(freestyle.twos(x, 0).doubles, bits(8, &["c1", "d1", "f1"]));
-        let exact = Solver::new(&rules.with_win(mnk_core::Win::Exact), 1).unwrap();
+        let exact = Solver::new(&rules.with_win(mnk_core::Win::Exact).unwrap(), 1).unwrap();
         assert_eq!(exact.twos(x, 0).doubles, bits(8, &["f1"]));
         assert_eq!(exact.threatened(x, 0, 2), bits(8, &["a1"]));
     }

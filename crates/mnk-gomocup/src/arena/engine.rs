@@ -145,7 +145,13 @@ impl Engine {
                 format!("answered '{answer}' to START"),
             ));
         }
-        let rule = if rules.win() == Win::Exact { 1 } else { 0 };
+        // The specification's bit flags: 1 exactly five, 4 renju, 8 caro.
+        let rule = match rules.win() {
+            Win::Freestyle => 0,
+            Win::Exact => 1,
+            Win::Renju => 4,
+            Win::Caro => 8,
+        };
         for line in [
             format!("INFO timeout_turn {}", settings.turn_ms),
             format!("INFO timeout_match {}", settings.match_ms),
