@@ -148,6 +148,15 @@ impl FromStr for Cell {
     }
 }
 
+/// Cells by name, separated by spaces (`"a1 b2"`): for tests.
+#[cfg(test)]
+pub(crate) fn cells(names: &str) -> Vec<Cell> {
+    names
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

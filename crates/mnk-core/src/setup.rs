@@ -177,14 +177,8 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cell::cells;
     use crate::rules::Preset;
-
-    fn cells(names: &str) -> Vec<Cell> {
-        names
-            .split_whitespace()
-            .map(|n| n.parse().unwrap())
-            .collect()
-    }
 
     #[test]
     fn bad_stones_say_why() {

@@ -84,14 +84,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use crate::cell::cells;
     use crate::{Cell, Player, Position, Preset, Rules};
-
-    fn cells(names: &str) -> Vec<Cell> {
-        names
-            .split_whitespace()
-            .map(|n| n.parse().unwrap())
-            .collect()
-    }
 
     #[test]
     fn every_rule_set_answers_through_the_same_question() {

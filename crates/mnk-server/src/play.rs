@@ -366,17 +366,24 @@ fn analyse_within(pos: &Position, budget: Duration, limits: &Limits) -> Result<A
     })
 }
 
+/// The position a request for exact values names, on a board the solver takes (`too_large`
+/// otherwise).
+fn solvable_position(request: &SolveRequest) -> Result<Position, ApiError> {
+    let pos = game::position(&request.rules, &request.moves)?;
+    if !solver::solvable(pos.rules()) {
+        return Err(SolveError::TooLarge(pos.rules().to_string()).into());
+    }
+    Ok(pos)
+}
+
 /// `POST /api/solve`: the exact value of the position and of every legal move.
 async fn solve(
     State(app): State<AppState>,
     client: Client,
     ApiJson(request): ApiJson<SolveRequest>,
 ) -> Result<Reply<Json>, ApiError> {
-    let pos = game::position(&request.rules, &request.moves)?;
+    let pos = solvable_position(&request)?;
     let rules = *pos.rules();
-    if !solver::solvable(pos.rules()) {
-        return Err(SolveError::TooLarge(pos.rules().to_string()).into());
-    }
     if pos.is_over() {
         return Err(SolveError::GameOver.into());
     }
@@ -410,11 +417,8 @@ async fn tree(
     client: Client,
     ApiJson(request): ApiJson<SolveRequest>,
 ) -> Result<Reply<Json>, ApiError> {
-    let pos = game::position(&request.rules, &request.moves)?;
+    let pos = solvable_position(&request)?;
     let rules = *pos.rules();
-    if !solver::solvable(&rules) {
-        return Err(SolveError::TooLarge(rules.to_string()).into());
-    }
     // A game drawn for want of lines (no_line_left) still has its moves: the counts play on to a
     // win or a full board, as the published figures and `mnk count` do.
     let mut answer = json!({

@@ -909,20 +909,27 @@ impl WindowSet {
 /// free cells) the rest are tried in cell order.
 const SORTED_PAIRS: usize = 28;
 
+/// Every two cells `a < b` of `bits`, as bit indices.
+fn pairs_in(bits: u64) -> impl Iterator<Item = (usize, usize)> {
+    let ones = move |mut rest: u64| {
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                i
+            })
+        })
+    };
+    // The cells after `a`: every bit above it.
+    ones(bits).flat_map(move |a| ones(bits & !(u64::MAX >> (63 - a))).map(move |b| (a, b)))
+}
+
 /// For every two cells `a < b`, the windows holding both (index `a * cells + b`).
 fn pair_windows(g: &Geometry) -> Vec<WindowSet> {
     let mut sets = vec![WindowSet::default(); g.cells * g.cells];
     for (i, &w) in g.windows.iter().enumerate() {
-        let mut a_bits = w;
-        while a_bits != 0 {
-            let a = a_bits.trailing_zeros() as usize;
-            a_bits &= a_bits - 1;
-            let mut b_bits = a_bits;
-            while b_bits != 0 {
-                let b = b_bits.trailing_zeros() as usize;
-                b_bits &= b_bits - 1;
-                sets[a * g.cells + b].add(i);
-            }
+        for (a, b) in pairs_in(w) {
+            sets[a * g.cells + b].add(i);
         }
     }
     sets
@@ -967,23 +974,14 @@ impl PairingSearch<'_> {
         let sorted = (n * (n - 1) / 2) as usize <= SORTED_PAIRS;
         let mut pairs = [(0u32, 0u64, WindowSet::default()); SORTED_PAIRS];
         let mut len = 0;
-        let mut a_bits = free;
-        while a_bits != 0 {
-            let a = a_bits.trailing_zeros() as usize;
-            a_bits &= a_bits - 1;
-            let mut b_bits = a_bits;
-            while b_bits != 0 {
-                let b = b_bits.trailing_zeros() as usize;
-                b_bits &= b_bits - 1;
-                let pair = 1 << a | 1 << b;
-                let serves = self.pair_windows[a * self.cells + b];
-                let set = covered.union(&serves);
-                if sorted {
-                    pairs[len] = (set.count() - covered.count(), pair, set);
-                    len += 1;
-                } else if self.find(set, used | pair) {
-                    return true;
-                }
+        for (a, b) in pairs_in(free) {
+            let pair = 1 << a | 1 << b;
+            let set = covered.union(&self.pair_windows[a * self.cells + b]);
+            if sorted {
+                pairs[len] = (set.count() - covered.count(), pair, set);
+                len += 1;
+            } else if self.find(set, used | pair) {
+                return true;
             }
         }
         pairs[..len].sort_unstable_by_key(|&(count, pair, _)| (std::cmp::Reverse(count), pair));
@@ -1004,6 +1002,15 @@ pub fn analyse(pos: &Position, limits: &Limits) -> Result<Analysis, SolveError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairs_in_lists_every_two_cells_once() {
+        let pairs: Vec<(usize, usize)> = pairs_in(0b1011).collect();
+        assert_eq!(pairs, [(0, 1), (0, 3), (1, 3)]);
+        assert_eq!(pairs_in(1 << 63 | 1).collect::<Vec<_>>(), [(0, 63)]);
+        assert_eq!(pairs_in(u64::MAX).count(), 64 * 63 / 2);
+        assert_eq!(pairs_in(1 << 5).count(), 0);
+    }
 
     #[test]
     fn the_position_bound_counts_balanced_placements() {
