@@ -469,15 +469,14 @@ async fn tree(
             answer["positions"] = json!(counts.position.positions);
         }
         Err(e) => {
-            let code = match e {
-                CountError::TooLarge(_) => "too_large",
-                CountError::Aborted => "out_of_time",
-            };
-            let message = match e {
-                CountError::TooLarge(why) => format!("not counted: {why}"),
-                CountError::Aborted => format!(
-                    "not counted: the values took the time, or the count did not finish within {} ms",
-                    budget.as_millis()
+            let (code, message) = match e {
+                CountError::TooLarge(why) => ("too_large", format!("not counted: {why}")),
+                CountError::Aborted => (
+                    "out_of_time",
+                    format!(
+                        "not counted: the values took the time, or the count did not finish within {} ms",
+                        budget.as_millis()
+                    ),
                 ),
             };
             answer["uncounted"] = json!({ "code": code, "message": message });
