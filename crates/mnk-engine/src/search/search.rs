@@ -98,7 +98,7 @@ struct RootMove {
 pub struct Searcher<'a> {
     /// The board being searched (back at the root position between iterations).
     pub board: Board,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     cache: &'a mut ThreatCache,
     /// Node counting and stopping.
     pub ctl: Control<'a>,
@@ -130,7 +130,7 @@ impl<'a> Searcher<'a> {
     /// A search of `board` within `limits`.
     pub fn new(
         board: Board,
-        tt: &'a mut TranspositionTable,
+        tt: &'a TranspositionTable,
         cache: &'a mut ThreatCache,
         limits: &'a Limits,
     ) -> Searcher<'a> {
