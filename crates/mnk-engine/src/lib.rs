@@ -3,7 +3,8 @@
 //! Counting game trees ([`count`]), the exact solver for small boards ([`solver`]), the classic
 //! bots the project grew from and the level ladder ([`bots`], [`level`]), the attack-weight heat
 //! map ([`weights`]), all behind one [`Bot`] interface. Time and stopping come in through
-//! [`Limits`]; the engine reads no clock of its own, starts no threads and does no I/O.
+//! [`Limits`]; the engine reads no clock of its own and does no I/O, and starts no threads unless
+//! a search is given more than one ([`search::Engine::set_threads`], Lazy SMP).
 
 pub mod bench;
 mod bot;

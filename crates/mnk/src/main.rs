@@ -57,6 +57,18 @@ struct BenchArgs {
     /// Search every position to this depth, 1 to 30 (default: the bench's own depth).
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_DEPTH))]
     depth: Option<u32>,
+    /// Threads per search, 1 to 64 (Lazy SMP). Only the one-thread node count is the signature.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = search_threads)]
+    threads: usize,
+}
+
+/// Reads a number of search threads, 1 to [`mnk_engine::search::MAX_THREADS`].
+fn search_threads(text: &str) -> Result<usize, String> {
+    let max = mnk_engine::search::MAX_THREADS;
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!("threads per search are a number from 1 to {max}")),
+    }
 }
 
 fn serve(args: Option<ServeArgs>) -> Result<(), String> {
@@ -85,7 +97,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => serve(Some(args)),
         Some(Command::Gomocup) => mnk_gomocup::run_stdio().map_err(|e| e.to_string()),
         Some(Command::Bench(args)) => {
-            println!("{}", mnk_engine::bench::run_bench(args.depth));
+            println!("{}", mnk_engine::bench::run_bench(args.depth, args.threads));
             Ok(())
         }
         Some(Command::Match(args)) => play_match(&args),

@@ -23,8 +23,10 @@ pub struct Control<'a> {
     slice_end_ms: Option<u64>,
     slice_over: bool,
     /// Where the nodes counted since the last poll are added at every poll, for a caller on
-    /// another thread (several searches may add to one meter), and how many were.
-    meter: Option<&'a AtomicU64>,
+    /// another thread (several searches may add to one meter; a helper thread of a Lazy SMP
+    /// search adds to two: the engine's count of its helpers' nodes and the caller's), and how
+    /// many were.
+    meters: [Option<&'a AtomicU64>; 2],
     published: u64,
 }
 
@@ -39,15 +41,17 @@ impl<'a> Control<'a> {
             ceiling: None,
             slice_end_ms: None,
             slice_over: false,
-            meter: None,
+            meters: [None; 2],
             published: 0,
         }
     }
 
     /// Adds the nodes counted to `meter` at every poll (every [`CHECK_EVERY`] nodes), so that
-    /// a front-end can show progress while an iteration runs.
-    pub fn set_meter(&mut self, meter: &'a AtomicU64) {
-        self.meter = Some(meter);
+    /// a front-end can show progress while an iteration runs. Up to two meters; a third
+    /// replaces the second.
+    pub fn add_meter(&mut self, meter: &'a AtomicU64) {
+        let slot = usize::from(self.meters[0].is_some());
+        self.meters[slot] = Some(meter);
     }
 
     /// Counts a node; true when the search must stop now.
@@ -72,10 +76,10 @@ impl<'a> Control<'a> {
         if let (Some(end), Some(deadline)) = (self.slice_end_ms, &self.limits.deadline) {
             self.slice_over |= deadline.now_ms() >= end;
         }
-        if let Some(meter) = self.meter {
+        for meter in self.meters.iter().flatten() {
             meter.fetch_add(self.nodes - self.published, Ordering::Relaxed);
-            self.published = self.nodes;
         }
+        self.published = self.nodes;
         self.stopped()
     }
 

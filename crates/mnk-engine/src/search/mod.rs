@@ -29,7 +29,7 @@ pub mod time;
 pub mod tt;
 pub mod vcf;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use mnk_core::{Cell, Position};
@@ -51,6 +51,8 @@ pub const DEFAULT_DEPTH: u32 = 8;
 pub const MAX_DEPTH: u32 = 60;
 /// The shortest lines the pattern tables know: games of k = 1 or 2 are not for this engine.
 pub const MIN_K: u32 = 3;
+/// Most threads one search takes (the front-ends refuse more).
+pub const MAX_THREADS: usize = 64;
 
 /// The result of a search.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,12 +147,27 @@ impl Mode {
     };
 }
 
-/// The search engine: owns its transposition table and threat cache between searches.
+/// The search engine: owns its transposition table and threat caches between searches.
 ///
 /// A multi-PV analysis searches its first line exactly as a single-line search would, and
 /// the other lines with a second table and cache (allocated at the first such analysis, the
 /// size of the first), so that they leave no trace the first line could see: the first line
 /// is always the move the engine would play at that depth.
+///
+/// **Threads (Lazy SMP).** With [`Engine::set_threads`] above 1, the calling thread runs the
+/// search as it would alone (the *main* thread: its move, value, line and depth are the
+/// answer, and only it reads the limits), while helper threads run the same iterative
+/// deepening on copies of the board beside it, from the main thread's root moves, sharing
+/// its transposition table (see [`tt`] for how the table takes concurrent stores), each with
+/// its own threat cache, killers and history. A helper's next iteration is never shallower than
+/// the one the main thread is in, and odd helpers go one ply deeper than that; helpers from the
+/// second on begin with another root move first. So they spread over the tree, and what they
+/// store lets the main thread cut and order sooner. The helpers stop when the main thread returns (for whatever reason: depth, a
+/// proof, the time plan, the deadline, the stop flag). The root threat searches run on the
+/// main thread alone, before the helpers start. Nodes reported count every thread; a node
+/// limit counts the main thread's. With one thread (the default) no thread is started, and
+/// the search is exactly the single-threaded one: depth- and node-limited searches are
+/// reproducible, and `mnk bench` keeps its signature.
 pub struct Engine {
     tt: TranspositionTable,
     cache: ThreatCache,
@@ -158,6 +175,10 @@ pub struct Engine {
     /// The table and cache of the other lines of a multi-PV analysis.
     others: Option<(TranspositionTable, ThreatCache)>,
     meter: Option<Arc<AtomicU64>>,
+    /// Threads per search, the calling thread included.
+    threads: usize,
+    /// One threat cache per helper thread, kept between searches like `cache`.
+    helper_caches: Vec<ThreatCache>,
 }
 
 impl Default for Engine {
@@ -194,7 +215,33 @@ impl Engine {
             hash_mb,
             others: None,
             meter: None,
+            threads: 1,
+            helper_caches: Vec::new(),
         }
+    }
+
+    /// An engine with a table of `hash_mb` megabytes searching with `threads` threads (see
+    /// [`Engine::set_threads`]).
+    #[must_use]
+    pub fn with_threads(hash_mb: usize, threads: usize) -> Engine {
+        let mut engine = Engine::new(hash_mb);
+        engine.set_threads(threads);
+        engine
+    }
+
+    /// Searches from now on with `threads` threads, the calling thread included (Lazy SMP; see
+    /// [`Engine`]), between 1 and [`MAX_THREADS`]. 1 (the default) starts no thread.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        self.helper_caches.truncate(self.threads - 1);
+        self.helper_caches
+            .resize_with(self.threads - 1, ThreatCache::new);
+    }
+
+    /// Threads per search, the calling thread included.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Where every search of this engine publishes its node count as it goes (every few
@@ -364,6 +411,7 @@ impl Engine {
             cache,
             others,
             meter,
+            helper_caches,
             ..
         } = self;
         let mut others = others.as_mut().filter(|_| mode.lines > 1);
@@ -372,12 +420,16 @@ impl Engine {
         if let Some((tt, cache)) = &mut others {
             prepare_tables(tt, cache, timed);
         }
+        if !timed {
+            helper_caches.iter_mut().for_each(ThreatCache::clear);
+        }
         if let Some(meter) = meter.as_deref() {
             meter.store(0, Ordering::Relaxed);
         }
+        let tt: &TranspositionTable = tt;
         let mut s = Searcher::new(board, tt, cache, limits);
         if let Some(meter) = meter.as_deref() {
-            s.ctl.set_meter(meter);
+            s.ctl.add_meter(meter);
         }
         s.all_root_scores = mode.rank_all;
         let lines_found = |s: &Searcher, lines: &[Iteration], nodes: u64| MultiPv {
@@ -403,90 +455,202 @@ impl Engine {
             let mut t = Searcher::new(Board::from_position(pos), tt, cache, limits);
             t.copy_root(&s);
             if let Some(meter) = meter.as_deref() {
-                t.ctl.set_meter(meter);
+                t.ctl.add_meter(meter);
             }
             t
         });
+        // Lazy SMP's helpers, on the same root moves (none with one thread).
+        let crew = Crew::new();
+        let helpers: Vec<Searcher> = helper_caches
+            .iter_mut()
+            .enumerate()
+            .map(|(i, cache)| {
+                let id = i + 1;
+                let mut h = Searcher::new(Board::from_position(pos), tt, cache, &crew.limits);
+                h.copy_root(&s);
+                h.promote_root_move(id / 2);
+                h.ctl.add_meter(&crew.nodes);
+                if let Some(meter) = meter.as_deref() {
+                    h.ctl.add_meter(meter);
+                }
+                h
+            })
+            .collect();
         let nodes = |s: &Searcher, t: &Option<Searcher>| {
-            s.ctl.nodes() + t.as_ref().map_or(0, |t| t.ctl.nodes())
+            s.ctl.nodes() + t.as_ref().map_or(0, |t| t.ctl.nodes()) + crew.nodes()
         };
 
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        // The lines of the last complete iteration, and those an incomplete first one found.
-        let mut last: Vec<Iteration> = Vec::new();
-        let mut partial: Vec<Iteration> = Vec::new();
-        let mut plan = TimePlan::new(budget_ms);
-        // A single line played for a move may take the best move of an iteration the deadline
-        // cut short (analysis and ranking keep complete iterations only).
-        let single = mode.lines == 1 && !mode.rank_all && !mode.until_stopped;
-        for depth in 1..=max_depth {
-            let Some(first) = s.iterate(depth as i32, last.first().map(|it| it.score)) else {
-                if let Some(better) = s.improved_root().filter(|_| single && !last.is_empty()) {
-                    report(&lines_found(
-                        &s,
-                        std::slice::from_ref(&better),
-                        s.ctl.nodes(),
-                    ));
-                    last = vec![better];
-                }
-                break;
-            };
-            let score = first.score;
-            let mut lines = vec![first];
-            if let Some(t) = &mut t {
-                let previous: Vec<i32> = last.iter().skip(1).map(|it| it.score).collect();
-                let wanted = mode.lines - 1;
-                let (more, complete) =
-                    t.other_lines(depth as i32, &previous, lines[0].pv[0], wanted);
-                lines.extend(more);
-                if !complete {
-                    if last.is_empty() {
-                        partial = lines;
+        // The main thread's iterative deepening, with the helpers (if any) beside it.
+        let ((mut found, ranked), helper_nodes) = crew.run(helpers, || {
+            // The lines of the last complete iteration, and those an incomplete first one found.
+            let mut last: Vec<Iteration> = Vec::new();
+            let mut partial: Vec<Iteration> = Vec::new();
+            let mut plan = TimePlan::new(budget_ms);
+            // A single line played for a move may take the best move of an iteration the
+            // deadline cut short (analysis and ranking keep complete iterations only).
+            let single = mode.lines == 1 && !mode.rank_all && !mode.until_stopped;
+            for depth in 1..=max_depth {
+                crew.main_depth.store(depth, Ordering::Relaxed);
+                let Some(first) = s.iterate(depth as i32, last.first().map(|it| it.score)) else {
+                    if let Some(better) = s.improved_root().filter(|_| single && !last.is_empty()) {
+                        report(&lines_found(
+                            &s,
+                            std::slice::from_ref(&better),
+                            s.ctl.nodes() + crew.nodes(),
+                        ));
+                        last = vec![better];
                     }
+                    break;
+                };
+                let score = first.score;
+                let mut lines = vec![first];
+                if let Some(t) = &mut t {
+                    let previous: Vec<i32> = last.iter().skip(1).map(|it| it.score).collect();
+                    let wanted = mode.lines - 1;
+                    let (more, complete) =
+                        t.other_lines(depth as i32, &previous, lines[0].pv[0], wanted);
+                    lines.extend(more);
+                    if !complete {
+                        if last.is_empty() {
+                            partial = lines;
+                        }
+                        break;
+                    }
+                }
+                report(&lines_found(&s, &lines, nodes(&s, &t)));
+                let proven = is_win(score) || is_loss(score);
+                let plies = (MATE - score.abs()) as u32;
+                last = lines;
+                if proven && depth >= plies + 2 {
+                    break;
+                }
+                if mode.until_stopped {
+                    continue;
+                }
+                if s.root_len() == 1 && depth >= 4 && !mode.rank_all {
+                    break;
+                }
+                if !plan.another_iteration(depth, last[0].pv[0], score, elapsed()) {
                     break;
                 }
             }
-            report(&lines_found(&s, &lines, nodes(&s, &t)));
-            let proven = is_win(score) || is_loss(score);
-            let plies = (MATE - score.abs()) as u32;
-            last = lines;
-            if proven && depth >= plies + 2 {
+            let root_scores = s.root_scores();
+            // Stopped inside the first iteration: the lines it completed, else the best root
+            // move it searched in full, else the best-ordered one.
+            if last.is_empty() {
+                last = partial;
+            }
+            if last.is_empty() {
+                last.push(s.unfinished_best().unwrap_or_else(|| Iteration {
+                    depth: 0,
+                    score: 0,
+                    pv: vec![root_scores[0].0],
+                    nodes: s.ctl.nodes(),
+                }));
+            }
+            let ranked = if mode.rank_all {
+                root_scores
+                    .iter()
+                    .filter(|r| r.2)
+                    .map(|&(idx, sc, _)| (s.board.cell_of(idx), value_of(sc)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let own_nodes = s.ctl.nodes() + t.as_ref().map_or(0, |t| t.ctl.nodes());
+            (lines_found(&s, &last, own_nodes), ranked)
+        });
+        found.nodes += helper_nodes;
+        Ok((found, ranked))
+    }
+}
+
+/// The helper threads of a Lazy SMP search, from the main thread's side: the limits they run
+/// under (only a stop flag, raised when the main thread is done), the depth the main thread is
+/// at, and the nodes they have counted so far.
+struct Crew {
+    limits: Limits,
+    halt: Arc<AtomicBool>,
+    main_depth: AtomicU32,
+    nodes: AtomicU64,
+}
+
+impl Crew {
+    fn new() -> Crew {
+        let halt = Arc::new(AtomicBool::new(false));
+        Crew {
+            limits: Limits {
+                stop: Some(Arc::clone(&halt)),
+                ..Limits::default()
+            },
+            halt,
+            main_depth: AtomicU32::new(1),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    /// The helpers' nodes as they last published them (every few hundred nodes each).
+    fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Runs `main` on this thread while each of `helpers` searches on a thread of its own, then
+    /// stops the helpers and waits for them. Returns what `main` returned and the helpers'
+    /// nodes. Without helpers, just runs `main`.
+    fn run<R>(&self, helpers: Vec<Searcher<'_>>, main: impl FnOnce() -> R) -> (R, u64) {
+        if helpers.is_empty() {
+            return (main(), 0);
+        }
+        std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .into_iter()
+                .enumerate()
+                .map(|(i, h)| scope.spawn(move || self.help(h, i + 1)))
+                .collect();
+            // Raised however `main` ends, a panic included, so that the scope's wait ends.
+            let _halt = RaiseOnDrop(&self.halt);
+            let result = main();
+            self.halt.store(true, Ordering::Relaxed);
+            let nodes = running
+                .into_iter()
+                .map(|r| r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .sum();
+            (result, nodes)
+        })
+    }
+
+    /// Helper number `id` (from 1): iterative deepening, each iteration at least one deeper
+    /// than its last and no shallower than the main thread's (one ply deeper for odd `id`),
+    /// until stopped, a result is proven, or [`MAX_DEPTH`]. Returns its nodes.
+    fn help(&self, mut h: Searcher<'_>, id: usize) -> u64 {
+        let ahead = (id % 2) as u32;
+        let mut depth = 0;
+        let mut previous = None;
+        loop {
+            depth = (depth + 1).max(self.main_depth.load(Ordering::Relaxed) + ahead);
+            if depth > MAX_DEPTH {
                 break;
             }
-            if mode.until_stopped {
-                continue;
-            }
-            if s.root_len() == 1 && depth >= 4 && !mode.rank_all {
+            let Some(it) = h.iterate(depth as i32, previous) else {
                 break;
-            }
-            if !plan.another_iteration(depth, last[0].pv[0], score, elapsed()) {
+            };
+            previous = Some(it.score);
+            let plies = (MATE - it.score.abs()) as u32;
+            if (is_win(it.score) || is_loss(it.score)) && depth >= plies + 2 {
                 break;
             }
         }
-        let root_scores = s.root_scores();
-        // Stopped inside the first iteration: the lines it completed, else the best root move
-        // it searched in full, else the best-ordered one.
-        if last.is_empty() {
-            last = partial;
-        }
-        if last.is_empty() {
-            last.push(s.unfinished_best().unwrap_or_else(|| Iteration {
-                depth: 0,
-                score: 0,
-                pv: vec![root_scores[0].0],
-                nodes: s.ctl.nodes(),
-            }));
-        }
-        let ranked = if mode.rank_all {
-            root_scores
-                .iter()
-                .filter(|r| r.2)
-                .map(|&(idx, sc, _)| (s.board.cell_of(idx), value_of(sc)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Ok((lines_found(&s, &last, nodes(&s, &t)), ranked))
+        h.ctl.nodes()
+    }
+}
+
+/// Raises a flag when dropped.
+struct RaiseOnDrop<'f>(&'f AtomicBool);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -550,6 +714,37 @@ pub fn top_moves(pos: &Position, limits: &Limits, n: usize) -> Vec<(Cell, Value)
     Engine::new(4).top_moves(pos, limits, n).unwrap_or_default()
 }
 
+/// How to build the engine behind a bot: its table size and its threads per search. Front-ends
+/// pass it to [`crate::bots::create_with`] and [`crate::level::Level::bot_with`]; the levels
+/// capped in depth and nodes (4 and 5) take one thread and their own table whatever it says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Threads per search, 1 to [`MAX_THREADS`] (Lazy SMP; see [`Engine`]).
+    pub threads: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+        }
+    }
+}
+
+impl EngineConfig {
+    /// The default table with `threads` threads per search.
+    #[must_use]
+    pub fn with_threads(threads: usize) -> EngineConfig {
+        EngineConfig {
+            threads,
+            ..EngineConfig::default()
+        }
+    }
+}
+
 /// The engine as a [`Bot`] (id `engine`), optionally capped in depth and nodes (the levels use
 /// caps; the caller's limits apply as well, whichever is tighter).
 #[derive(Debug, Default)]
@@ -565,6 +760,16 @@ impl EngineBot {
     pub fn new(hash_mb: usize) -> EngineBot {
         EngineBot {
             engine: Engine::new(hash_mb),
+            max_depth: None,
+            max_nodes: None,
+        }
+    }
+
+    /// A bot built as `config` says (table size and threads).
+    #[must_use]
+    pub fn with_config(config: EngineConfig) -> EngineBot {
+        EngineBot {
+            engine: Engine::with_threads(config.hash_mb, config.threads),
             max_depth: None,
             max_nodes: None,
         }
@@ -757,6 +962,87 @@ mod tests {
         // Published every CHECK_EVERY nodes by each of the two searchers, from 0.
         assert!(seen <= found.nodes, "{seen} > {}", found.nodes);
         assert!(seen + 2 * control::CHECK_EVERY >= found.nodes, "{seen}");
+    }
+
+    #[test]
+    fn one_thread_again_is_the_one_thread_search() {
+        // An engine that searched with two threads, set back to one, searches exactly as a
+        // fresh one: same move, value, line and node count.
+        let pos = bench_position(&POSITIONS[0]);
+        let limits = Limits::depth(6);
+        let fresh = Engine::new(4).analyse(&pos, &limits, &mut |_| {}).unwrap();
+        let mut engine = Engine::with_threads(4, 2);
+        engine.analyse(&pos, &limits, &mut |_| {}).unwrap();
+        engine.set_threads(1);
+        assert_eq!(engine.analyse(&pos, &limits, &mut |_| {}).unwrap(), fresh);
+        assert_eq!(Engine::with_threads(4, 0).threads(), 1);
+        assert_eq!(Engine::with_threads(4, 1000).threads(), MAX_THREADS);
+    }
+
+    #[test]
+    fn two_threads_play_legal_moves_with_sound_values() {
+        for p in &POSITIONS {
+            let pos = bench_position(p);
+            let limits = Limits::depth(6);
+            let one = Engine::new(4).analyse(&pos, &limits, &mut |_| {}).unwrap();
+            let mut depths = Vec::new();
+            let two = Engine::with_threads(4, 2)
+                .analyse(&pos, &limits, &mut |i| depths.push(i.depth))
+                .unwrap();
+            assert_eq!(two.pv[0], two.best, "{}", p.name);
+            play_line(&pos, &two.pv);
+            // The main thread completes every iteration up to the limit, as one thread does.
+            assert_eq!(two.depth, one.depth, "{}", p.name);
+            assert!(depths.windows(2).all(|w| w[0] < w[1]), "{}", p.name);
+            // Proofs do not contradict each other.
+            let (a, b) = (one.value, two.value);
+            let contradict = |x: Value, y: Value| matches!((x, y), (Value::Win(_), Value::Loss(_)));
+            assert!(
+                !contradict(a, b) && !contradict(b, a),
+                "{}: {a} and {b}",
+                p.name
+            );
+            if matches!(one.value, Value::Win(_)) && one.depth <= 1 {
+                // Proven by the root threat searches, which the main thread runs alone.
+                assert_eq!((two.best, two.value), (one.best, one.value), "{}", p.name);
+            }
+            // Analysis lines with helpers: distinct and legal, the first the engine's move.
+            let multi = Engine::with_threads(4, 2)
+                .analyse_lines(&pos, &Limits::depth(4), 3, &mut |_| {})
+                .unwrap();
+            let mut firsts: Vec<Cell> = multi.lines.iter().map(|l| l.pv[0]).collect();
+            firsts.sort_by_key(|c| (c.y, c.x));
+            firsts.dedup();
+            assert_eq!(firsts.len(), multi.lines.len(), "{}", p.name);
+            for line in &multi.lines {
+                play_line(&pos, &line.pv);
+            }
+        }
+    }
+
+    #[test]
+    fn helpers_stop_with_the_main_thread() {
+        let pos = bench_position(&POSITIONS[1]);
+        // A stop flag raised before the search: the answer comes at once, from the root.
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let limits = Limits {
+            stop: Some(stop),
+            ..Limits::default()
+        };
+        let a = Engine::with_threads(4, 3)
+            .analyse(&pos, &limits, &mut |_| {})
+            .unwrap();
+        play_line(&pos, &a.pv);
+        // A node limit counts the main thread's nodes; the helpers stop when it does, and
+        // their nodes are counted in the answer.
+        let limits = Limits::nodes(50_000);
+        let one = Engine::new(4).analyse(&pos, &limits, &mut |_| {}).unwrap();
+        let three = Engine::with_threads(4, 3)
+            .analyse(&pos, &limits, &mut |_| {})
+            .unwrap();
+        play_line(&pos, &three.pv);
+        assert!(one.nodes <= 50_000 + 1, "{}", one.nodes);
+        assert!(three.nodes > one.nodes, "{} vs {}", three.nodes, one.nodes);
     }
 
     #[test]

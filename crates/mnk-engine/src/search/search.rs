@@ -364,6 +364,17 @@ impl<'a> Searcher<'a> {
         self.root.clone_from(&first.root);
     }
 
+    /// For a helper thread of a Lazy SMP search: moves the root move at `rank` (counted from
+    /// 0, modulo the number of root moves) to the front, so that helpers searching the same
+    /// depth begin in different subtrees. Rank 0 keeps the order.
+    pub fn promote_root_move(&mut self, rank: usize) {
+        if self.root.is_empty() {
+            return;
+        }
+        let r = self.root.remove(rank % self.root.len());
+        self.root.insert(0, r);
+    }
+
     /// Step 2 for the other lines of a multi-PV search, at `depth`: the best root move other
     /// than `first_move` (the first line's) with its line, then the best of the rest, and so on
     /// up to `lines` lines (fewer when the root has fewer moves), each searched with an
