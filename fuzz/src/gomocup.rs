@@ -16,8 +16,8 @@ use std::time::Duration;
 use mnk_core::{Position, Rules};
 use mnk_engine::{Bot, BotError, Choice, Deadline, Limits, SearchInfo};
 use mnk_gomocup::{
-    strongest_bot, BlockKind, BoardStone, Command, Coord, Field, Flow, Info, ParseError, Parser,
-    Session,
+    strongest_bot, BlockKind, BoardStone, BotOptions, Command, Coord, Field, Flow, Info,
+    ParseError, Parser, Session,
 };
 
 /// The most lines of one input a session check reads, so that one input stays quick.
@@ -188,6 +188,7 @@ fn render(command: &Command) -> Vec<String> {
             Info::Folder(f) => format!("INFO folder {f}"),
             Info::MaxDepth(d) => format!("INFO max_depth {}", d.unwrap_or(0)),
             Info::MaxNode(n) => format!("INFO max_node {}", n.unwrap_or(0)),
+            Info::ThreadNum(n) => format!("INFO thread_num {n}"),
             Info::Other { key, value } => format!("INFO {key} {value}"),
         }),
         Command::End => one("END".into()),
@@ -314,9 +315,14 @@ impl Bot for Quick {
     }
 }
 
-/// The brain's bot with a 1 MB table (the session would size it by `INFO`), held to a budget.
-fn quick_bot(rules: &Rules, _hash_bytes: Option<u64>) -> Result<Box<dyn Bot>, BotError> {
-    Ok(Box::new(Quick(strongest_bot(rules, Some(1 << 20))?)))
+/// The brain's bot with a 1 MB table (the session would size it by `INFO`) and one thread
+/// (whatever `INFO thread_num` says, so that a run repeats), held to a budget.
+fn quick_bot(rules: &Rules, _options: BotOptions) -> Result<Box<dyn Bot>, BotError> {
+    let options = BotOptions {
+        hash_bytes: Some(1 << 20),
+        threads: 1,
+    };
+    Ok(Box::new(Quick(strongest_bot(rules, options)?)))
 }
 
 /// Reads `x,y` with plain digits.

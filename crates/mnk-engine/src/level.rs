@@ -13,6 +13,7 @@ use crate::bot::{Bot, BotError, Choice};
 use crate::bots::{LineCountBot, PerfectBot, DEFAULT_DEPTH};
 use crate::limits::Limits;
 use crate::rng::Rng;
+use crate::search::EngineConfig;
 use crate::weights::{weigh, WeightsBot};
 
 /// The engine's pattern tables start at k = 3; shorter lines are decided within a few plies, which
@@ -92,9 +93,17 @@ impl Level {
         Level(6)
     }
 
-    /// The bot that plays at this level under `rules`.
+    /// The bot that plays at this level under `rules`, with the engine's default table and one
+    /// thread.
     #[must_use]
     pub fn bot(self, rules: &Rules, seed: u64) -> Box<dyn Bot> {
+        self.bot_with(rules, seed, EngineConfig::default())
+    }
+
+    /// The bot that plays at this level under `rules`; where that is the search engine limited
+    /// only by time (level 6 on boards too large to solve), built as `engine` says.
+    #[must_use]
+    pub fn bot_with(self, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
         let small = rules.cell_count().is_some_and(|n| n <= PERFECT_UP_TO_CELLS);
         match self.0 {
             1 => Box::new(Blunderer::new(seed)),
@@ -103,7 +112,7 @@ impl Level {
                 Box::new(LineCountBot::new(DEFAULT_DEPTH, seed).with_root_moves(LEVEL_3_ROOT_MOVES))
             }
             6 if small => Box::new(PerfectBot::new(seed)),
-            n => strong_bot(n, rules, seed),
+            n => strong_bot(n, rules, seed, engine),
         }
     }
 }
@@ -117,22 +126,24 @@ const LEVEL4_CAPS: (u32, u64) = (4, 12_000);
 const LEVEL5_CAPS: (u32, u64) = (6, 40_000);
 
 /// The bot for levels 4..=6 on boards the solver does not take: the engine, searching deeper
-/// with each level (level 6 is limited only by the caller's limits).
-fn strong_bot(level: u8, rules: &Rules, seed: u64) -> Box<dyn Bot> {
-    use crate::search::{EngineBot, DEFAULT_HASH_MB};
+/// with each level (level 6 is limited only by the caller's limits, and built as `engine`
+/// says; levels 4 and 5 are defined by their caps, so they keep one thread and the default
+/// table).
+fn strong_bot(level: u8, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
+    use crate::search::EngineBot;
     if rules.k() < MIN_ENGINE_K {
         return Box::new(LineCountBot::new(u32::from(level), seed));
     }
     match level {
         4 => Box::new(EngineBot::capped(Some(LEVEL4_CAPS.0), Some(LEVEL4_CAPS.1))),
         5 => Box::new(EngineBot::capped(Some(LEVEL5_CAPS.0), Some(LEVEL5_CAPS.1))),
-        _ => Box::new(EngineBot::new(DEFAULT_HASH_MB)),
+        _ => Box::new(EngineBot::with_config(engine)),
     }
 }
 
-/// The `engine` bot: the strongest search for these rules.
-pub fn engine_bot(rules: &Rules, seed: u64) -> Box<dyn Bot> {
-    strong_bot(6, rules, seed)
+/// The `engine` bot: the strongest search for these rules, built as `engine` says.
+pub fn engine_bot(rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
+    strong_bot(6, rules, seed, engine)
 }
 
 // ---- End of the engine's place. ----

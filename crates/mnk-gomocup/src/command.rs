@@ -15,6 +15,8 @@
 
 use std::fmt;
 
+use mnk_engine::search::MAX_THREADS;
+
 /// A cell in the protocol's coordinates: 0-based column `x` from the left and row `y` from the
 /// **top**. (mnk-core counts rows from the bottom; [`crate::coords`] converts.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -105,6 +107,9 @@ pub enum Info {
     MaxDepth(Option<u32>),
     /// `max_node` (extension): greatest node count; `None` for no limit (0 or negative).
     MaxNode(Option<u64>),
+    /// `thread_num` (extension, as Yixin board and Rapfi use it): threads per search, from 1;
+    /// numbers above [`MAX_THREADS`] read as [`MAX_THREADS`].
+    ThreadNum(usize),
     /// Any other key, which the specification says to ignore.
     Other {
         /// The key, lower-cased.
@@ -553,6 +558,12 @@ fn parse_info(rest: &str) -> Result<Info, ParseError> {
             let n = signed(value).ok_or_else(|| bad("a node count (a whole number)"))?;
             Info::MaxNode((n > 0).then_some(n as u64))
         }
+        "thread_num" => {
+            let n = signed(value)
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| bad("a number of threads (a whole number, 1 or more)"))?;
+            Info::ThreadNum(n.min(MAX_THREADS as i64) as usize)
+        }
         _ => Info::Other {
             key,
             value: value.to_string(),
@@ -786,12 +797,31 @@ mod tests {
         assert_eq!(info("INFO max_depth -1"), Ok(Info::MaxDepth(None)));
         assert_eq!(info("INFO max_node 0"), Ok(Info::MaxNode(None)));
         assert_eq!(
-            info("INFO thread_num 4"),
+            info("INFO caution_factor 4"),
             Ok(Info::Other {
-                key: "thread_num".into(),
+                key: "caution_factor".into(),
                 value: "4".into()
             })
         );
+        assert_eq!(info("INFO thread_num 4"), Ok(Info::ThreadNum(4)));
+        assert_eq!(info("info THREAD_NUM 1"), Ok(Info::ThreadNum(1)));
+        assert_eq!(
+            info("INFO thread_num 100000000000000000000"),
+            Ok(Info::ThreadNum(MAX_THREADS))
+        );
+        for garbage in ["0", "-2", "two", "2.5", "", "4 4", "0x4", "+", "\u{0662}"] {
+            let e = info(&format!("INFO thread_num {garbage}")).unwrap_err();
+            assert!(
+                matches!(&e, ParseError::BadInfoValue { key, .. } if key == "thread_num"),
+                "{garbage}: {e:?}"
+            );
+            assert!(!e.expects_reply());
+            let reply = e.reply();
+            assert!(
+                reply.starts_with("ERROR INFO thread_num needs a number of threads"),
+                "{reply}"
+            );
+        }
         let e = info("INFO").unwrap_err();
         assert_eq!(e, ParseError::MissingInfoKey);
         assert!(!e.expects_reply());

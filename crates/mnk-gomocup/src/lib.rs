@@ -19,14 +19,14 @@ pub mod time_control;
 
 pub use arena::{run_match, MatchArgs, MatchError, MatchReport};
 pub use command::{BlockKind, BoardStone, Command, Coord, Field, Info, ParseError, Parser};
-pub use session::{BotMaker, Flow, Session, SessionError};
+pub use session::{BotMaker, BotOptions, Flow, Session, SessionError};
 pub use stdio::{run, run_stdio};
 
 use std::time::Duration;
 
 use mnk_core::{Position, Rules};
 use mnk_engine::level::Level;
-use mnk_engine::search::EngineBot;
+use mnk_engine::search::{EngineConfig, DEFAULT_HASH_MB};
 use mnk_engine::{Bot, BotError, Deadline, Limits};
 
 /// The seed of the brain's bot: the brain plays the same game every time it sees the same moves.
@@ -36,18 +36,20 @@ pub const BRAIN_SEED: u64 = 1;
 pub const MAX_HASH_MB: u64 = 1024;
 
 /// The brain's bot: mnk's strongest level for `rules`. Where that level is the search engine
-/// (every board too large to solve), its transposition table takes `hash_bytes` (the session
-/// sizes it within `INFO max_memory`, see [`session::HASH_MB_PER_SECOND`]), at most
-/// [`MAX_HASH_MB`].
+/// (every board too large to solve), its transposition table takes `options.hash_bytes` (the
+/// session sizes it within `INFO max_memory`, see [`session::HASH_MB_PER_SECOND`]), at most
+/// [`MAX_HASH_MB`], and it searches with `options.threads` threads (`INFO thread_num`).
 ///
 /// The bot is warmed up with a tiny search, so that tables the engine builds on first use are
 /// built here, before any clock runs, and not during the first move.
-pub fn strongest_bot(rules: &Rules, hash_bytes: Option<u64>) -> Result<Box<dyn Bot>, BotError> {
-    let mut bot = Level::top().bot(rules, BRAIN_SEED);
-    if let Some(bytes) = hash_bytes.filter(|_| bot.id() == "engine") {
-        let mb = (bytes >> 20).clamp(1, MAX_HASH_MB);
-        bot = Box::new(EngineBot::new(mb as usize));
-    }
+pub fn strongest_bot(rules: &Rules, options: BotOptions) -> Result<Box<dyn Bot>, BotError> {
+    let engine = EngineConfig {
+        hash_mb: options.hash_bytes.map_or(DEFAULT_HASH_MB, |bytes| {
+            (bytes >> 20).clamp(1, MAX_HASH_MB) as usize
+        }),
+        threads: options.threads,
+    };
+    let mut bot = Level::top().bot_with(rules, BRAIN_SEED, engine);
     let mut pos = Position::new(*rules);
     if let Some(cell) = pos.legal_moves().first().copied() {
         pos.play(cell);

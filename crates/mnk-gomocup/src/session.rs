@@ -43,18 +43,28 @@ pub const START_HASH_BYTES: u64 = 16 << 20;
 /// In a swap2 decision, take the other colour when our side is worse than this evaluation.
 pub const SWAP_MARGIN: i32 = 150;
 
-/// Makes the bot that thinks for the brain, for given rules and hash-table size in bytes.
+/// What the session asks of the bot it makes, besides the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotOptions {
+    /// Bytes the bot's hash table may take (see `Session::hash_bytes`), when sized.
+    pub hash_bytes: Option<u64>,
+    /// Threads per search: `INFO thread_num`, 1 until it comes.
+    pub threads: usize,
+}
+
+/// Makes the bot that thinks for the brain, for given rules, hash-table size and threads.
 pub trait BotMaker: Send {
-    /// A bot for `rules` whose tables fit in `hash_bytes` when given.
-    fn make(&mut self, rules: &Rules, hash_bytes: Option<u64>) -> Result<Box<dyn Bot>, BotError>;
+    /// A bot for `rules` whose tables fit in `options.hash_bytes` when given, searching with
+    /// `options.threads` threads where it can.
+    fn make(&mut self, rules: &Rules, options: BotOptions) -> Result<Box<dyn Bot>, BotError>;
 }
 
 impl<F> BotMaker for F
 where
-    F: FnMut(&Rules, Option<u64>) -> Result<Box<dyn Bot>, BotError> + Send,
+    F: FnMut(&Rules, BotOptions) -> Result<Box<dyn Bot>, BotError> + Send,
 {
-    fn make(&mut self, rules: &Rules, hash_bytes: Option<u64>) -> Result<Box<dyn Bot>, BotError> {
-        self(rules, hash_bytes)
+    fn make(&mut self, rules: &Rules, options: BotOptions) -> Result<Box<dyn Bot>, BotError> {
+        self(rules, options)
     }
 }
 
@@ -152,7 +162,7 @@ pub enum Flow {
 
 struct CachedBot {
     rules: Rules,
-    hash_bytes: Option<u64>,
+    options: BotOptions,
     bot: Box<dyn Bot>,
 }
 
@@ -167,6 +177,8 @@ pub struct Session {
     max_memory: u64,
     max_depth: Option<u32>,
     max_nodes: Option<u64>,
+    /// Threads per search (`INFO thread_num`).
+    threads: usize,
     pending: Option<ParseError>,
 }
 
@@ -212,6 +224,7 @@ impl Session {
             max_memory: 0,
             max_depth: None,
             max_nodes: None,
+            threads: 1,
             pending: None,
         }
     }
@@ -296,7 +309,11 @@ impl Session {
         // Make the bot now, while no clock runs, rather than at the first move (with a small
         // table: the INFO lines that size it usually come after START).
         if let Ok(rules) = self.rules() {
-            let _ = self.bot_for(rules, self.hash_bytes().min(START_HASH_BYTES));
+            let options = BotOptions {
+                hash_bytes: Some(self.hash_bytes().min(START_HASH_BYTES)),
+                threads: self.threads,
+            };
+            let _ = self.bot_for(rules, options);
         }
         Ok(())
     }
@@ -317,6 +334,7 @@ impl Session {
             Info::Rule(flags) => self.rule = flags,
             Info::MaxDepth(d) => self.max_depth = d,
             Info::MaxNode(n) => self.max_nodes = n,
+            Info::ThreadNum(n) => self.threads = n,
             // Nothing in mnk depends on the kind of game, the cell under the mouse or a folder;
             // unknown keys are ignored as the specification says.
             Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
@@ -417,22 +435,22 @@ impl Session {
         Ok((pos, brain))
     }
 
-    /// The bot for `rules` with a hash table of `hash_bytes`, made anew only when either changed.
+    /// The bot for `rules` with `options` (table size, threads), made anew only when the rules
+    /// or the options changed.
     fn bot_for(
         &mut self,
         rules: Rules,
-        hash_bytes: u64,
+        options: BotOptions,
     ) -> Result<&mut Box<dyn Bot>, SessionError> {
-        let hash_bytes = Some(hash_bytes);
-        let fresh = !matches!(&self.bot, Some(c) if c.rules == rules && c.hash_bytes == hash_bytes);
+        let fresh = !matches!(&self.bot, Some(c) if c.rules == rules && c.options == options);
         if fresh {
             let bot = self
                 .maker
-                .make(&rules, hash_bytes)
+                .make(&rules, options)
                 .map_err(|e| SessionError::Engine(e.to_string()))?;
             self.bot = Some(CachedBot {
                 rules,
-                hash_bytes,
+                options,
                 bot,
             });
         }
@@ -454,17 +472,21 @@ impl Session {
         by_time.min(by_memory).max(MB)
     }
 
-    /// The table size for a search under `rules`: [`Session::hash_bytes`], except that a search
-    /// already stopped (`YXSTOP` or `END` came before it began) keeps the bot it has, since it
-    /// answers at once and clearing a new table would only delay the answer.
-    fn hash_bytes_for(&self, rules: &Rules, stop: &AtomicBool) -> u64 {
+    /// The bot options for a search under `rules`: [`Session::hash_bytes`] and the threads
+    /// asked for, except that a search already stopped (`YXSTOP` or `END` came before it began)
+    /// keeps the bot it has, since it answers at once and clearing a new table would only delay
+    /// the answer.
+    fn options_for(&self, rules: &Rules, stop: &AtomicBool) -> BotOptions {
         match &self.bot {
             Some(CachedBot {
                 rules: cached,
-                hash_bytes: Some(bytes),
+                options,
                 ..
-            }) if cached == rules && stop.load(Ordering::SeqCst) => *bytes,
-            _ => self.hash_bytes(),
+            }) if cached == rules && stop.load(Ordering::SeqCst) => *options,
+            _ => BotOptions {
+                hash_bytes: Some(self.hash_bytes()),
+                threads: self.threads,
+            },
         }
     }
 
@@ -506,8 +528,8 @@ impl Session {
             deadline: Some(deadline),
             stop: Some(Arc::clone(stop)),
         };
-        let hash_bytes = self.hash_bytes_for(pos.rules(), stop);
-        let bot = self.bot_for(*pos.rules(), hash_bytes)?;
+        let options = self.options_for(pos.rules(), stop);
+        let bot = self.bot_for(*pos.rules(), options)?;
         let result = bot.choose_with_info(pos, &limits, &mut |info| {
             out(&info_message(frame, info));
         });
@@ -812,6 +834,84 @@ fn opening_three(rules: &Rules) -> Vec<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::command::Parser;
+    use std::sync::Mutex;
+
+    /// Plays the free cell nearest the centre.
+    struct Centre;
+
+    impl Bot for Centre {
+        fn id(&self) -> &'static str {
+            "centre"
+        }
+        fn choose(&mut self, pos: &Position, _: &Limits) -> Result<Choice, BotError> {
+            nearest_centre(pos)
+                .map(Choice::just)
+                .ok_or(BotError::GameOver)
+        }
+    }
+
+    /// The options of every bot a session made, in order.
+    type Made = Arc<Mutex<Vec<BotOptions>>>;
+
+    /// A session whose maker records the options of every bot it makes, and a way to feed it
+    /// lines and read the answers.
+    fn recording() -> (Made, impl FnMut(&str) -> Vec<String>) {
+        let made = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&made);
+        let mut session = Session::new(move |_: &Rules, options: BotOptions| {
+            log.lock().unwrap().push(options);
+            Ok(Box::new(Centre) as Box<dyn Bot>)
+        });
+        let mut parser = Parser::new();
+        let feed = move |line: &str| {
+            let mut out = Vec::new();
+            if let Some(parsed) = parser.feed(line) {
+                let stop = Arc::new(AtomicBool::new(false));
+                session.handle(parsed, &stop, &mut |l: &str| out.push(l.to_string()));
+            }
+            out
+        };
+        (made, feed)
+    }
+
+    #[test]
+    fn info_thread_num_reaches_the_bot_and_garbage_changes_nothing() {
+        let (made, mut feed) = recording();
+        let threads =
+            |made: &Arc<Mutex<Vec<BotOptions>>>| made.lock().unwrap().last().unwrap().threads;
+        assert_eq!(feed("START 15"), ["OK"]);
+        assert_eq!(threads(&made), 1, "one thread until told otherwise");
+        assert!(feed("INFO thread_num 2").is_empty());
+        assert_eq!(feed("BEGIN"), ["7,7"]);
+        assert_eq!(threads(&made), 2);
+        let bots = made.lock().unwrap().len();
+        for garbage in ["0", "-3", "two", "1.5", ""] {
+            assert!(feed(&format!("INFO thread_num {garbage}")).is_empty());
+            let reply = feed("TURN 0,0");
+            assert_eq!(
+                reply,
+                [format!(
+                    "ERROR INFO thread_num needs a number of threads (a whole number, 1 or more), not '{garbage}'"
+                )],
+                "{garbage}"
+            );
+            // Reported once; the bot and its two threads stay.
+            assert_ne!(feed("TAKEBACK 0,0"), Vec::<String>::new());
+            let reply = feed("TURN 0,0");
+            assert_eq!(reply.len(), 1);
+            assert!(!reply[0].starts_with("ERROR"), "{reply:?}");
+            assert_eq!(feed("TAKEBACK 0,0"), ["OK"]);
+            let at = reply[0].clone();
+            assert_eq!(feed(&format!("TAKEBACK {at}")), ["OK"]);
+            assert_eq!(made.lock().unwrap().len(), bots, "no bot made anew");
+            assert_eq!(threads(&made), 2);
+        }
+        // A number above the most threads a search takes is the most.
+        assert!(feed("INFO thread_num 1000").is_empty());
+        assert_eq!(feed("TURN 0,0").len(), 1);
+        assert_eq!(threads(&made), mnk_engine::search::MAX_THREADS);
+    }
 
     #[test]
     fn the_first_list_belongs_to_the_player_who_began() {

@@ -98,7 +98,7 @@ fn start(bot: &'static str) -> Brain {
             pending: Vec::new(),
         };
         let result = match bot {
-            "stubborn" => mnk_gomocup::run(pipe, out, |_: &Rules, _: Option<u64>| {
+            "stubborn" => mnk_gomocup::run(pipe, out, |_: &Rules, _: mnk_gomocup::BotOptions| {
                 Ok(Box::new(Stubborn) as Box<dyn Bot>)
             }),
             name => mnk_gomocup::run(pipe, out, common::maker(name)),

@@ -16,6 +16,7 @@ pub use rules::RulesBot;
 
 use crate::bot::{Bot, BotError};
 use crate::level::Level;
+use crate::search::EngineConfig;
 use crate::weights::WeightsBot;
 
 /// A bot's name and what it does, for menus and `--help`.
@@ -111,15 +112,26 @@ impl fmt::Display for BotSpec {
     }
 }
 
-/// Builds the bot `spec` names for games under `rules`, its random choices following `seed`.
-/// Refuses bots that do not play these rules.
+/// Builds the bot `spec` names for games under `rules`, its random choices following `seed`,
+/// with the engine's default table and one thread. Refuses bots that do not play these rules.
 pub fn create(spec: &BotSpec, rules: &Rules, seed: u64) -> Result<Box<dyn Bot>, BotError> {
+    create_with(spec, rules, seed, EngineConfig::default())
+}
+
+/// [`create`], with the search engine (the `engine` bot, and level 6 where it searches) built
+/// as `engine` says: its table size and threads per search. Other bots do not use it.
+pub fn create_with(
+    spec: &BotSpec,
+    rules: &Rules,
+    seed: u64,
+    engine: EngineConfig,
+) -> Result<Box<dyn Bot>, BotError> {
     match *spec {
         BotSpec::Level(level) => {
             check_rules(spec, rules)?;
-            Ok(level.bot(rules, seed))
+            Ok(level.bot_with(rules, seed, engine))
         }
-        BotSpec::Named { id, depth } => create_named(id, depth, rules, seed),
+        BotSpec::Named { id, depth } => create_named(id, depth, rules, seed, engine),
     }
 }
 
@@ -149,6 +161,7 @@ fn create_named(
     depth: Option<u32>,
     rules: &Rules,
     seed: u64,
+    engine: EngineConfig,
 ) -> Result<Box<dyn Bot>, BotError> {
     check_rules(&BotSpec::Named { id, depth }, rules)?;
     Ok(match id {
@@ -156,7 +169,7 @@ fn create_named(
         "perfect" => Box::new(PerfectBot::new(seed)),
         "alphabeta" => Box::new(LineCountBot::new(depth.unwrap_or(DEFAULT_DEPTH), seed)),
         "weights" => Box::new(WeightsBot::new(seed)),
-        "engine" => crate::level::engine_bot(rules, seed),
+        "engine" => crate::level::engine_bot(rules, seed, engine),
         other => return Err(BotError::UnknownBot(other.to_string())),
     })
 }

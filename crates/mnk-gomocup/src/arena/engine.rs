@@ -65,6 +65,8 @@ pub struct EngineSettings {
     pub match_ms: u64,
     /// `INFO max_memory` in bytes (0 = no limit).
     pub max_memory: u64,
+    /// `INFO thread_num`, sent only when set.
+    pub threads: Option<usize>,
 }
 
 /// A running engine process.
@@ -160,6 +162,9 @@ impl Engine {
             format!("INFO rule {rule}"),
         ] {
             engine.send(&line)?;
+        }
+        if let Some(threads) = settings.threads {
+            engine.send(&format!("INFO thread_num {threads}"))?;
         }
         Ok(engine)
     }

@@ -16,12 +16,14 @@ pub mod openings;
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use mnk_core::{Cell, Outcome, Player, Position, Record, Rules, Win, MAX_SIDE};
-use mnk_engine::bots::{create, BotSpec};
+use mnk_engine::bots::{create_with, BotSpec};
+use mnk_engine::search::{EngineConfig, MAX_THREADS};
 use mnk_engine::{Bot, Deadline, Limits};
 
 use crate::time_control::TimeControl;
@@ -45,6 +47,41 @@ pub const MAX_TOLERANCE_MS: u64 = 60_000;
 pub const MAX_CONCURRENCY: u64 = 64;
 /// Most memory offered to an external engine, in MB (`--memory-mb`, 0 for no limit): 64 GB.
 pub const MAX_MEMORY_MB: u64 = 65_536;
+
+/// Threads per search of each player (`--threads`): `N` for both, `A,B` for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Threads(pub [usize; 2]);
+
+impl FromStr for Threads {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Threads, String> {
+        let one = |t: &str| {
+            match t.trim().parse::<usize>() {
+            Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+            _ => Err(format!(
+                "threads are N for both players or A,B for each, every number from 1 to {MAX_THREADS}; not '{}'",
+                text.trim()
+            )),
+        }
+        };
+        match text.split_once(',') {
+            Some((a, b)) => Ok(Threads([one(a)?, one(b)?])),
+            None => one(text).map(|n| Threads([n, n])),
+        }
+    }
+}
+
+impl fmt::Display for Threads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b] = self.0;
+        if a == b {
+            write!(f, "{a}")
+        } else {
+            write!(f, "{a},{b}")
+        }
+    }
+}
 
 /// The options of `mnk match`.
 #[derive(clap::Args, Clone, Debug)]
@@ -93,6 +130,11 @@ pub struct MatchArgs {
     #[arg(long = "memory-mb", value_name = "MB", default_value_t = 350,
           value_parser = clap::value_parser!(u64).range(0..=MAX_MEMORY_MB))]
     pub memory_mb: u64,
+    /// Threads per search, 1 to 64: N for both players or A,B for each. Our bots use them where
+    /// they search by time (level6 on large boards, engine); external engines are sent INFO
+    /// thread_num. Default: one thread, and no INFO thread_num.
+    #[arg(long, value_name = "N|A,B")]
+    pub threads: Option<Threads>,
     /// Save the games to this file, one line per game.
     #[arg(long)]
     pub save: Option<PathBuf>,
@@ -118,6 +160,7 @@ impl MatchArgs {
             concurrency: 1,
             seed: 1,
             memory_mb: 350,
+            threads: None,
             save: None,
             quiet: false,
         }
@@ -506,12 +549,24 @@ fn parse_player(text: &str, engines: &[String]) -> Result<(PlayerSpec, String), 
     Ok((PlayerSpec::Bot(spec), spec.to_string()))
 }
 
-fn engine_settings(args: &MatchArgs) -> EngineSettings {
+/// Player `who`'s (0 = A, 1 = B) threads per search, if `--threads` gave them.
+fn threads_of(args: &MatchArgs, who: usize) -> Option<usize> {
+    args.threads.map(|t| t.0[who])
+}
+
+/// What the protocol tells player `who`'s engine.
+fn engine_settings(args: &MatchArgs, who: usize) -> EngineSettings {
     EngineSettings {
         turn_ms: args.time_ms,
         match_ms: args.game_ms,
         max_memory: args.memory_mb.saturating_mul(1 << 20),
+        threads: threads_of(args, who),
     }
+}
+
+/// How player `who`'s in-process engine is built.
+fn engine_config(args: &MatchArgs, who: usize) -> EngineConfig {
+    EngineConfig::with_threads(threads_of(args, who).unwrap_or(1))
 }
 
 /// Refuses resource settings out of their ranges (the command line's parsers already do; this
@@ -524,6 +579,18 @@ fn check_settings(args: &MatchArgs) -> Result<(), MatchError> {
         ("--tolerance-ms", args.tolerance_ms, 0, MAX_TOLERANCE_MS),
         ("--concurrency", args.concurrency as u64, 1, MAX_CONCURRENCY),
         ("--memory-mb", args.memory_mb, 0, MAX_MEMORY_MB),
+        (
+            "--threads",
+            threads_of(args, 0).unwrap_or(1) as u64,
+            1,
+            MAX_THREADS as u64,
+        ),
+        (
+            "--threads",
+            threads_of(args, 1).unwrap_or(1) as u64,
+            1,
+            MAX_THREADS as u64,
+        ),
     ];
     for (flag, value, low, high) in ranges {
         if !(low..=high).contains(&value) {
@@ -552,17 +619,26 @@ pub fn run_match_with(
 ) -> Result<MatchReport, MatchError> {
     check_settings(args)?;
     let rules = args.rules;
-    let (a, a_name) = parse_player(&args.a, &args.engines)?;
-    let (b, b_name) = parse_player(&args.b, &args.engines)?;
+    let (a, mut a_name) = parse_player(&args.a, &args.engines)?;
+    let (b, mut b_name) = parse_player(&args.b, &args.engines)?;
     let players = [a, b];
+    for (who, name) in [&mut a_name, &mut b_name].into_iter().enumerate() {
+        match threads_of(args, who) {
+            Some(1) => name.push_str(" with 1 thread"),
+            Some(n) => name.push_str(&format!(" with {n} threads")),
+            None => {}
+        }
+    }
 
     // Check every player before the first game.
-    for (spec, text) in players.iter().zip([&args.a, &args.b]) {
+    for (who, (spec, text)) in players.iter().zip([&args.a, &args.b]).enumerate() {
         match spec {
             PlayerSpec::Bot(s) => {
-                create(s, &rules, 0).map_err(|e| MatchError::Player {
-                    text: text.clone(),
-                    reason: e.to_string(),
+                create_with(s, &rules, 0, engine_config(args, who)).map_err(|e| {
+                    MatchError::Player {
+                        text: text.clone(),
+                        reason: e.to_string(),
+                    }
                 })?;
             }
             PlayerSpec::Engine(command) => {
@@ -575,7 +651,7 @@ pub fn run_match_with(
                 if !fits {
                     return Err(MatchError::RulesForEngines(rules.to_string()));
                 }
-                Engine::start(command, &rules, engine_settings(args))
+                Engine::start(command, &rules, engine_settings(args, who))
                     .map_err(|f| MatchError::EngineStart {
                         command: command.clone(),
                         reason: format!("{}: {}", f.kind, f.detail),
@@ -689,14 +765,14 @@ fn play_game(
             .wrapping_mul(0x9E37_79B9_7F4A_7C15)
             .wrapping_add((index * 2 + who) as u64);
         let seat = match &players[who] {
-            PlayerSpec::Bot(spec) => create(spec, &rules, seed)
+            PlayerSpec::Bot(spec) => create_with(spec, &rules, seed, engine_config(args, who))
                 .map(Seat::Bot)
                 .map_err(|e| Fault {
                     kind: FaultKind::Crash,
                     detail: e.to_string(),
                 }),
             PlayerSpec::Engine(command) => {
-                Engine::start(command, &rules, engine_settings(args)).map(Seat::Engine)
+                Engine::start(command, &rules, engine_settings(args, who)).map(Seat::Engine)
             }
         };
         match seat {
@@ -798,6 +874,23 @@ fn play_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threads_are_one_number_or_one_per_player() {
+        assert_eq!("2".parse(), Ok(Threads([2, 2])));
+        assert_eq!(" 2,1 ".parse(), Ok(Threads([2, 1])));
+        assert_eq!("64,1".parse::<Threads>().unwrap().to_string(), "64,1");
+        assert_eq!("3".parse::<Threads>().unwrap().to_string(), "3");
+        for bad in ["0", "65", "2,", ",2", "2,1,1", "two", "-1", ""] {
+            let e = bad.parse::<Threads>().unwrap_err();
+            assert!(e.contains("from 1 to 64"), "{bad}: {e}");
+        }
+        let mut args = MatchArgs::new("level6", "level6");
+        args.threads = Some(Threads([2, 0]));
+        assert!(
+            matches!(check_settings(&args), Err(MatchError::Settings(m)) if m.contains("--threads"))
+        );
+    }
 
     #[test]
     fn players_are_bots_or_numbered_engines() {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use mnk_core::{Cell, Position, Rules};
 use mnk_engine::{Bot, BotError, Choice, Limits, SearchInfo, Value};
-use mnk_gomocup::{Flow, Parser, Session};
+use mnk_gomocup::{BotOptions, Flow, Parser, Session};
 
 /// Plays the free cell nearest the centre (ties: the smaller cell), and reports it as a
 /// one-ply search.
@@ -100,9 +100,9 @@ impl Bot for Pessimist {
     }
 }
 
-pub fn maker(name: &str) -> impl Fn(&Rules, Option<u64>) -> Result<Box<dyn Bot>, BotError> + Send {
+pub fn maker(name: &str) -> impl Fn(&Rules, BotOptions) -> Result<Box<dyn Bot>, BotError> + Send {
     let name = name.to_string();
-    move |_rules: &Rules, _hash: Option<u64>| -> Result<Box<dyn Bot>, BotError> {
+    move |_rules: &Rules, _options: BotOptions| -> Result<Box<dyn Bot>, BotError> {
         Ok(match name.as_str() {
             "nearest" => Box::new(Nearest),
             "bottom-left" => Box::new(BottomLeft),
