@@ -220,6 +220,7 @@ async fn analyse(
     let rules = *pos.rules();
     let task = AbortOnDrop(tokio::spawn(run(
         app.pool.clone(),
+        app.search_threads,
         client,
         pos,
         query,
@@ -271,6 +272,7 @@ async fn analyse(
 /// Runs the analysis in the pool, then tells the stream how it ended.
 async fn run(
     pool: Arc<EnginePool>,
+    threads: usize,
     client: Client,
     pos: Position,
     query: AnalyseQuery,
@@ -293,7 +295,7 @@ async fn run(
             };
             let rules = *pos.rules();
             let to_move = pos.to_move();
-            let mut engine = Engine::new(ANALYSIS_HASH_MB);
+            let mut engine = Engine::with_threads(ANALYSIS_HASH_MB, threads);
             engine.set_node_meter(Some(meter));
             let found = engine.analyse_lines(&pos, &limits, query.lines, &mut |m| {
                 let _ = job_sender.send(Message::Info(lines_json(&rules, to_move, m, start)));

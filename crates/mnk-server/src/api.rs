@@ -40,6 +40,7 @@ pub fn app(config: &ServerConfig) -> (Router, Arc<EnginePool>) {
         pool: pool.clone(),
         max_think: config.max_think,
         default_think: config.default_think,
+        search_threads: config.search_threads,
     };
     let routes = Router::new()
         .route("/api/health", get(health))

@@ -42,8 +42,13 @@ pub use error::ApiError;
 pub struct ServerConfig {
     /// Where to listen (default `127.0.0.1:8080`; port 0 picks a free port).
     pub addr: SocketAddr,
-    /// How many searches may run at once (default: the number of cores).
+    /// How many searches may run at once (default: the number of cores): the engine slots.
     pub threads: usize,
+    /// Threads each search of the engine takes (Lazy SMP; default 1). A slot then keeps that
+    /// many cores busy, so `threads × search_threads` should not exceed the cores. Only the
+    /// engine's own searches use them: the computer's move where it is the engine (level 6 on
+    /// large boards, the `engine` bot) and the analysis board.
+    pub search_threads: usize,
     /// How long a request may wait for a free engine slot before it is refused with `busy`.
     pub queue_wait: Duration,
     /// The longest a client may ask the computer to think (`time_ms` is capped to this).
@@ -61,6 +66,7 @@ impl Default for ServerConfig {
         ServerConfig {
             addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 8080)),
             threads: std::thread::available_parallelism().map_or(1, usize::from),
+            search_threads: 1,
             queue_wait: Duration::from_secs(2),
             max_think: Duration::from_secs(10),
             default_think: Duration::from_secs(1),

@@ -14,6 +14,7 @@ use mnk_core::{Position, Rules};
 use mnk_engine::bots::{self, BotSpec, BOTS};
 use mnk_engine::count::{count_below, CountError, CountsBelow};
 use mnk_engine::level::{Level, LEVELS};
+use mnk_engine::search::EngineConfig;
 use mnk_engine::solver::{self, Analysis, SolveError};
 use mnk_engine::weights::attack_weights_within;
 use mnk_engine::{BotError, Choice, Deadline, Limits, Value};
@@ -35,6 +36,8 @@ pub struct AppState {
     pub max_think: Duration,
     /// The think time when a request gives none.
     pub default_think: Duration,
+    /// Threads per search of the engine ([`crate::ServerConfig::search_threads`]).
+    pub search_threads: usize,
 }
 
 /// The routes of this module.
@@ -216,9 +219,10 @@ async fn think(
     let budget = think_time(app, request.time_ms);
     let seed = request.seed.unwrap_or_else(|| random_seed(&pos));
     let job_pos = pos.clone();
+    let engine = EngineConfig::with_threads(app.search_threads);
     let (choice, time_ms) = in_slot(app, client, budget, move |limits| {
         // Built in the slot: some bots allocate their tables here.
-        let mut bot = bots::create(&spec, job_pos.rules(), seed)?;
+        let mut bot = bots::create_with(&spec, job_pos.rules(), seed, engine)?;
         let choice = bot.choose(&job_pos, limits)?;
         // mnk-core is the referee of the computer's moves too: an illegal one is our bug,
         // reported as such, never passed on to the client.

@@ -5,6 +5,7 @@ mod common;
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use common::{app, assert_error, get, post, send};
+use mnk_server::ServerConfig;
 use serde_json::json;
 
 const TICTACTOE: &str = "tictactoe";
@@ -631,4 +632,24 @@ async fn bots_say_whether_they_play_the_rules_asked() {
         unknown.json
     );
     assert!(unknown.json["error"]["code"].is_string());
+}
+
+#[tokio::test]
+async fn the_engine_moves_with_two_search_threads() {
+    // `--search-threads 2`: level 6 on a large board is the engine with two threads (Lazy
+    // SMP); its answer is a legal move with its search, as with one.
+    let app = mnk_server::router(&ServerConfig {
+        search_threads: 2,
+        ..common::config()
+    });
+    let reply = post(
+        &app,
+        "/api/move",
+        json!({"rules": "15x15x5", "moves": ["h8", "i9", "h10", "h9"], "opponent": {"level": 6}, "time_ms": 300}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
+    assert_eq!(reply.json["state"]["moves"].as_array().unwrap().len(), 5);
+    assert!(reply.json["depth"].as_u64().unwrap() >= 1, "{}", reply.json);
+    assert!(reply.json["nodes"].as_u64().unwrap() > 0, "{}", reply.json);
 }

@@ -46,9 +46,14 @@ struct ServeArgs {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
-    /// How many searches may run at once, 1 to 256 (default: the number of cores).
+    /// How many searches may run at once, 1 to 256 (default: the number of cores divided by
+    /// --search-threads).
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
     threads: Option<usize>,
+    /// Threads each engine search takes, 1 to 64 (Lazy SMP; default 1): the computer's moves at
+    /// level 6 on large boards and the analysis board.
+    #[arg(long = "search-threads", value_name = "N", value_parser = search_threads)]
+    search_threads: Option<usize>,
 }
 
 /// Arguments of `mnk bench`.
@@ -75,6 +80,11 @@ fn serve(args: Option<ServeArgs>) -> Result<(), String> {
     let mut config = mnk_server::ServerConfig::default();
     if let Some(args) = args {
         config.addr = args.addr;
+        if let Some(search_threads) = args.search_threads {
+            config.search_threads = search_threads;
+            // Each slot keeps that many cores busy.
+            config.threads = (config.threads / search_threads).max(1);
+        }
         if let Some(threads) = args.threads {
             config.threads = threads;
         }
