@@ -37,7 +37,7 @@ use mnk_core::{Cell, Position};
 use crate::{Bot, BotError, Choice, Limits, SearchInfo, Value};
 use board::Board;
 use score::{is_loss, is_win, MATE};
-use search::{Iteration, Searcher};
+use search::{Iteration, RootMoves, Searcher};
 use time::TimePlan;
 use tt::TranspositionTable;
 use vcf::ThreatCache;
@@ -162,14 +162,20 @@ impl Mode {
 /// its own threat cache, killers and history. A helper's next iteration is never shallower than
 /// the one the main thread is in, and odd helpers go one ply deeper than that; helpers from the
 /// second on begin with another root move first. So they spread over the tree, and what they
-/// store lets the main thread cut and order sooner. The helpers stop when the main thread returns (for whatever reason: depth, a
-/// proof, the time plan, the deadline, the stop flag). The root threat searches run on the
-/// main thread alone, before the helpers start. Nodes reported count every thread; a node
-/// limit counts the main thread's. With one thread (the default) no thread is started, and
-/// the search is exactly the single-threaded one: depth- and node-limited searches are
-/// reproducible, and `mnk bench` keeps its signature.
+/// store lets the main thread cut and order sooner. The root threat searches run on the main
+/// thread alone, before the helpers start. The helpers are told to stop when the main thread
+/// returns, for whatever reason (depth, a proof, the time plan, the deadline, the stop flag, a
+/// panic), but the answer does not wait for them: a helper the machine has not scheduled yet
+/// could hold it up for milliseconds. They are joined, and give back their caches and the
+/// table, when the next search starts or the thread count changes; a dropped engine leaves
+/// them to end on their own. Nodes reported count every thread (the helpers' as they last
+/// published them, every few hundred nodes); a node limit counts the main thread's. With one
+/// thread (the default) no thread is started, and the search is exactly the single-threaded
+/// one: depth- and node-limited searches are reproducible, and `mnk bench` keeps its
+/// signature.
 pub struct Engine {
-    tt: TranspositionTable,
+    /// The table, shared with the helper threads while they run.
+    tt: Arc<TranspositionTable>,
     cache: ThreatCache,
     hash_mb: usize,
     /// The table and cache of the other lines of a multi-PV analysis.
@@ -177,8 +183,12 @@ pub struct Engine {
     meter: Option<Arc<AtomicU64>>,
     /// Threads per search, the calling thread included.
     threads: usize,
-    /// One threat cache per helper thread, kept between searches like `cache`.
+    /// One threat cache per helper thread, kept between searches like `cache` (while the
+    /// helpers run, theirs).
     helper_caches: Vec<ThreatCache>,
+    /// The helper threads of the last search: stopped when it returned, joined when the next
+    /// one starts or the thread count changes, so that the answer never waits for them.
+    helpers: Vec<std::thread::JoinHandle<ThreatCache>>,
 }
 
 impl Default for Engine {
@@ -210,13 +220,14 @@ impl Engine {
     #[must_use]
     pub fn new(hash_mb: usize) -> Engine {
         Engine {
-            tt: TranspositionTable::new(hash_mb),
+            tt: Arc::new(TranspositionTable::new(hash_mb)),
             cache: ThreatCache::new(),
             hash_mb,
             others: None,
             meter: None,
             threads: 1,
             helper_caches: Vec::new(),
+            helpers: Vec::new(),
         }
     }
 
@@ -232,6 +243,7 @@ impl Engine {
     /// Searches from now on with `threads` threads, the calling thread included (Lazy SMP; see
     /// [`Engine`]), between 1 and [`MAX_THREADS`]. 1 (the default) starts no thread.
     pub fn set_threads(&mut self, threads: usize) {
+        self.join_helpers();
         self.threads = threads.clamp(1, MAX_THREADS);
         self.helper_caches.truncate(self.threads - 1);
         self.helper_caches
@@ -406,17 +418,22 @@ impl Engine {
             let hash_mb = self.hash_mb;
             self.others = Some((TranspositionTable::new(hash_mb), ThreatCache::new()));
         }
+        // The helpers of the last search were stopped when it returned; they give back their
+        // caches (and the table) here.
+        self.join_helpers();
         let Engine {
             tt,
             cache,
             others,
             meter,
             helper_caches,
+            helpers,
             ..
         } = self;
         let mut others = others.as_mut().filter(|_| mode.lines > 1);
         let timed = limits.deadline.is_some();
-        prepare_tables(tt, cache, timed);
+        let table = Arc::get_mut(tt).expect("no helper holds the table once joined");
+        prepare_tables(table, cache, timed);
         if let Some((tt, cache)) = &mut others {
             prepare_tables(tt, cache, timed);
         }
@@ -426,7 +443,7 @@ impl Engine {
         if let Some(meter) = meter.as_deref() {
             meter.store(0, Ordering::Relaxed);
         }
-        let tt: &TranspositionTable = tt;
+        let tt: &Arc<TranspositionTable> = tt;
         let mut s = Searcher::new(board, tt, cache, limits);
         if let Some(meter) = meter.as_deref() {
             s.ctl.add_meter(meter);
@@ -459,111 +476,135 @@ impl Engine {
             }
             t
         });
-        // Lazy SMP's helpers, on the same root moves (none with one thread).
-        let crew = Crew::new();
-        let helpers: Vec<Searcher> = helper_caches
-            .iter_mut()
-            .enumerate()
-            .map(|(i, cache)| {
-                let id = i + 1;
-                let mut h = Searcher::new(Board::from_position(pos), tt, cache, &crew.limits);
-                h.copy_root(&s);
-                h.promote_root_move(id / 2);
-                h.ctl.add_meter(&crew.nodes);
-                if let Some(meter) = meter.as_deref() {
-                    h.ctl.add_meter(meter);
-                }
-                h
-            })
-            .collect();
+        // Lazy SMP's helpers (none with one thread), on the same root moves; stopped when this
+        // function returns, however it returns.
+        let crew = Arc::new(Crew::new());
+        let _stop_helpers = RaiseOnDrop(&crew.halt);
+        for (i, helper_cache) in std::mem::take(helper_caches).into_iter().enumerate() {
+            let id = i + 1;
+            let job = HelperJob {
+                id,
+                board: Board::from_position(pos),
+                root: s.root_moves(),
+                tt: Arc::clone(tt),
+                cache: helper_cache,
+                meter: meter.clone(),
+            };
+            let crew = Arc::clone(&crew);
+            let spawned = std::thread::Builder::new()
+                .name(format!("mnk-search-{id}"))
+                .spawn(move || crew.help(job));
+            match spawned {
+                Ok(handle) => helpers.push(handle),
+                // No thread to be had: search with fewer (the cache went with the job).
+                Err(_) => helper_caches.push(ThreatCache::new()),
+            }
+        }
         let nodes = |s: &Searcher, t: &Option<Searcher>| {
             s.ctl.nodes() + t.as_ref().map_or(0, |t| t.ctl.nodes()) + crew.nodes()
         };
 
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        // The main thread's iterative deepening, with the helpers (if any) beside it.
-        let ((mut found, ranked), helper_nodes) = crew.run(helpers, || {
-            // The lines of the last complete iteration, and those an incomplete first one found.
-            let mut last: Vec<Iteration> = Vec::new();
-            let mut partial: Vec<Iteration> = Vec::new();
-            let mut plan = TimePlan::new(budget_ms);
-            // A single line played for a move may take the best move of an iteration the
-            // deadline cut short (analysis and ranking keep complete iterations only).
-            let single = mode.lines == 1 && !mode.rank_all && !mode.until_stopped;
-            for depth in 1..=max_depth {
-                crew.main_depth.store(depth, Ordering::Relaxed);
-                let Some(first) = s.iterate(depth as i32, last.first().map(|it| it.score)) else {
-                    if let Some(better) = s.improved_root().filter(|_| single && !last.is_empty()) {
-                        report(&lines_found(
-                            &s,
-                            std::slice::from_ref(&better),
-                            s.ctl.nodes() + crew.nodes(),
-                        ));
-                        last = vec![better];
-                    }
-                    break;
-                };
-                let score = first.score;
-                let mut lines = vec![first];
-                if let Some(t) = &mut t {
-                    let previous: Vec<i32> = last.iter().skip(1).map(|it| it.score).collect();
-                    let wanted = mode.lines - 1;
-                    let (more, complete) =
-                        t.other_lines(depth as i32, &previous, lines[0].pv[0], wanted);
-                    lines.extend(more);
-                    if !complete {
-                        if last.is_empty() {
-                            partial = lines;
-                        }
-                        break;
-                    }
+        // The lines of the last complete iteration, and those an incomplete first one found.
+        let mut last: Vec<Iteration> = Vec::new();
+        let mut partial: Vec<Iteration> = Vec::new();
+        let mut plan = TimePlan::new(budget_ms);
+        // A single line played for a move may take the best move of an iteration the deadline
+        // cut short (analysis and ranking keep complete iterations only).
+        let single = mode.lines == 1 && !mode.rank_all && !mode.until_stopped;
+        for depth in 1..=max_depth {
+            crew.main_depth.store(depth, Ordering::Relaxed);
+            let Some(first) = s.iterate(depth as i32, last.first().map(|it| it.score)) else {
+                if let Some(better) = s.improved_root().filter(|_| single && !last.is_empty()) {
+                    report(&lines_found(
+                        &s,
+                        std::slice::from_ref(&better),
+                        s.ctl.nodes() + crew.nodes(),
+                    ));
+                    last = vec![better];
                 }
-                report(&lines_found(&s, &lines, nodes(&s, &t)));
-                let proven = is_win(score) || is_loss(score);
-                let plies = (MATE - score.abs()) as u32;
-                last = lines;
-                if proven && depth >= plies + 2 {
-                    break;
-                }
-                if mode.until_stopped {
-                    continue;
-                }
-                if s.root_len() == 1 && depth >= 4 && !mode.rank_all {
-                    break;
-                }
-                if !plan.another_iteration(depth, last[0].pv[0], score, elapsed()) {
-                    break;
-                }
-            }
-            let root_scores = s.root_scores();
-            // Stopped inside the first iteration: the lines it completed, else the best root
-            // move it searched in full, else the best-ordered one.
-            if last.is_empty() {
-                last = partial;
-            }
-            if last.is_empty() {
-                last.push(s.unfinished_best().unwrap_or_else(|| Iteration {
-                    depth: 0,
-                    score: 0,
-                    pv: vec![root_scores[0].0],
-                    nodes: s.ctl.nodes(),
-                }));
-            }
-            let ranked = if mode.rank_all {
-                root_scores
-                    .iter()
-                    .filter(|r| r.2)
-                    .map(|&(idx, sc, _)| (s.board.cell_of(idx), value_of(sc)))
-                    .collect()
-            } else {
-                Vec::new()
+                break;
             };
-            let own_nodes = s.ctl.nodes() + t.as_ref().map_or(0, |t| t.ctl.nodes());
-            (lines_found(&s, &last, own_nodes), ranked)
-        });
-        found.nodes += helper_nodes;
-        Ok((found, ranked))
+            let score = first.score;
+            let mut lines = vec![first];
+            if let Some(t) = &mut t {
+                let previous: Vec<i32> = last.iter().skip(1).map(|it| it.score).collect();
+                let wanted = mode.lines - 1;
+                let (more, complete) =
+                    t.other_lines(depth as i32, &previous, lines[0].pv[0], wanted);
+                lines.extend(more);
+                if !complete {
+                    if last.is_empty() {
+                        partial = lines;
+                    }
+                    break;
+                }
+            }
+            report(&lines_found(&s, &lines, nodes(&s, &t)));
+            let proven = is_win(score) || is_loss(score);
+            let plies = (MATE - score.abs()) as u32;
+            last = lines;
+            if proven && depth >= plies + 2 {
+                break;
+            }
+            if mode.until_stopped {
+                continue;
+            }
+            if s.root_len() == 1 && depth >= 4 && !mode.rank_all {
+                break;
+            }
+            if !plan.another_iteration(depth, last[0].pv[0], score, elapsed()) {
+                break;
+            }
+        }
+        let root_scores = s.root_scores();
+        // Stopped inside the first iteration: the lines it completed, else the best root move
+        // it searched in full, else the best-ordered one.
+        if last.is_empty() {
+            last = partial;
+        }
+        if last.is_empty() {
+            last.push(s.unfinished_best().unwrap_or_else(|| Iteration {
+                depth: 0,
+                score: 0,
+                pv: vec![root_scores[0].0],
+                nodes: s.ctl.nodes(),
+            }));
+        }
+        let ranked = if mode.rank_all {
+            root_scores
+                .iter()
+                .filter(|r| r.2)
+                .map(|&(idx, sc, _)| (s.board.cell_of(idx), value_of(sc)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok((lines_found(&s, &last, nodes(&s, &t)), ranked))
     }
+
+    /// Waits for the helper threads of the last search, which it stopped when it returned
+    /// (by then they have usually finished), and takes back their threat caches.
+    fn join_helpers(&mut self) {
+        for helper in self.helpers.drain(..) {
+            match helper.join() {
+                Ok(cache) => self.helper_caches.push(cache),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    }
+}
+
+/// What a helper thread of a Lazy SMP search takes with it: its number (from 1), a copy of the
+/// board and of the main thread's root moves, the shared table, its threat cache (given back
+/// when it ends) and the caller's node meter, if any.
+struct HelperJob {
+    id: usize,
+    board: Board,
+    root: RootMoves,
+    tt: Arc<TranspositionTable>,
+    cache: ThreatCache,
+    meter: Option<Arc<AtomicU64>>,
 }
 
 /// The helper threads of a Lazy SMP search, from the main thread's side: the limits they run
@@ -595,35 +636,26 @@ impl Crew {
         self.nodes.load(Ordering::Relaxed)
     }
 
-    /// Runs `main` on this thread while each of `helpers` searches on a thread of its own, then
-    /// stops the helpers and waits for them. Returns what `main` returned and the helpers'
-    /// nodes. Without helpers, just runs `main`.
-    fn run<R>(&self, helpers: Vec<Searcher<'_>>, main: impl FnOnce() -> R) -> (R, u64) {
-        if helpers.is_empty() {
-            return (main(), 0);
+    /// One helper's search: iterative deepening, each iteration at least one deeper than its
+    /// last and no shallower than the main thread's (one ply deeper for odd helpers), helpers
+    /// from the second on with another root move first, until stopped, a result is proven, or
+    /// [`MAX_DEPTH`]. Gives back the threat cache.
+    fn help(&self, job: HelperJob) -> ThreatCache {
+        let HelperJob {
+            id,
+            board,
+            root,
+            tt,
+            mut cache,
+            meter,
+        } = job;
+        let mut h = Searcher::new(board, &tt, &mut cache, &self.limits);
+        h.set_root_moves(root);
+        h.promote_root_move(id / 2);
+        h.ctl.add_meter(&self.nodes);
+        if let Some(meter) = meter.as_deref() {
+            h.ctl.add_meter(meter);
         }
-        std::thread::scope(|scope| {
-            let running: Vec<_> = helpers
-                .into_iter()
-                .enumerate()
-                .map(|(i, h)| scope.spawn(move || self.help(h, i + 1)))
-                .collect();
-            // Raised however `main` ends, a panic included, so that the scope's wait ends.
-            let _halt = RaiseOnDrop(&self.halt);
-            let result = main();
-            self.halt.store(true, Ordering::Relaxed);
-            let nodes = running
-                .into_iter()
-                .map(|r| r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .sum();
-            (result, nodes)
-        })
-    }
-
-    /// Helper number `id` (from 1): iterative deepening, each iteration at least one deeper
-    /// than its last and no shallower than the main thread's (one ply deeper for odd `id`),
-    /// until stopped, a result is proven, or [`MAX_DEPTH`]. Returns its nodes.
-    fn help(&self, mut h: Searcher<'_>, id: usize) -> u64 {
         let ahead = (id % 2) as u32;
         let mut depth = 0;
         let mut previous = None;
@@ -641,7 +673,8 @@ impl Crew {
                 break;
             }
         }
-        h.ctl.nodes()
+        drop(h);
+        cache
     }
 }
 

@@ -85,6 +85,11 @@ pub struct Iteration {
     pub nodes: u64,
 }
 
+/// The root moves of a search, for a helper thread of a Lazy SMP search to start from
+/// ([`Searcher::root_moves`], [`Searcher::set_root_moves`]).
+#[derive(Clone, Debug)]
+pub struct RootMoves(Vec<RootMove>);
+
 /// A root move with what the last iteration learned about it.
 #[derive(Clone, Copy, Debug)]
 struct RootMove {
@@ -362,6 +367,17 @@ impl<'a> Searcher<'a> {
     /// other lines of a multi-PV search beside it.
     pub fn copy_root(&mut self, first: &Searcher<'_>) {
         self.root.clone_from(&first.root);
+    }
+
+    /// The root moves (after the root threat searches), for a helper thread.
+    #[must_use]
+    pub fn root_moves(&self) -> RootMoves {
+        RootMoves(self.root.clone())
+    }
+
+    /// Takes the root moves another searcher prepared (a helper thread's start).
+    pub fn set_root_moves(&mut self, root: RootMoves) {
+        self.root = root.0;
     }
 
     /// For a helper thread of a Lazy SMP search: moves the root move at `rank` (counted from
