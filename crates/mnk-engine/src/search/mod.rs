@@ -166,9 +166,10 @@ impl Mode {
 /// thread alone, before the helpers start. The helpers are told to stop when the main thread
 /// returns, for whatever reason (depth, a proof, the time plan, the deadline, the stop flag, a
 /// panic), but the answer does not wait for them: a helper the machine has not scheduled yet
-/// could hold it up for milliseconds. They are joined, and give back their caches and the
-/// table, when the next search starts or the thread count changes; a dropped engine leaves
-/// them to end on their own. Nodes reported count every thread (the helpers' as they last
+/// could hold it up for milliseconds. When the next search starts, those that have ended give
+/// back their caches (the others are left to end on their own, and the next helpers get new
+/// caches: the search never waits for a thread); changing the thread count waits for them all,
+/// and a dropped engine leaves them to end on their own. Nodes reported count every thread (the helpers' as they last
 /// published them, every few hundred nodes); a node limit counts the main thread's. With one
 /// thread (the default) no thread is started, and the search is exactly the single-threaded
 /// one: depth- and node-limited searches are reproducible, and `mnk bench` keeps its
@@ -243,7 +244,7 @@ impl Engine {
     /// Searches from now on with `threads` threads, the calling thread included (Lazy SMP; see
     /// [`Engine`]), between 1 and [`MAX_THREADS`]. 1 (the default) starts no thread.
     pub fn set_threads(&mut self, threads: usize) {
-        self.join_helpers();
+        self.join_helpers(true);
         self.threads = threads.clamp(1, MAX_THREADS);
         self.helper_caches.truncate(self.threads - 1);
         self.helper_caches
@@ -418,9 +419,9 @@ impl Engine {
             let hash_mb = self.hash_mb;
             self.others = Some((TranspositionTable::new(hash_mb), ThreatCache::new()));
         }
-        // The helpers of the last search were stopped when it returned; they give back their
-        // caches (and the table) here.
-        self.join_helpers();
+        // The helpers of the last search were stopped when it returned; those done give back
+        // their caches here.
+        self.join_helpers(false);
         let Engine {
             tt,
             cache,
@@ -432,8 +433,7 @@ impl Engine {
         } = self;
         let mut others = others.as_mut().filter(|_| mode.lines > 1);
         let timed = limits.deadline.is_some();
-        let table = Arc::get_mut(tt).expect("no helper holds the table once joined");
-        prepare_tables(table, cache, timed);
+        prepare_tables(tt, cache, timed);
         if let Some((tt, cache)) = &mut others {
             prepare_tables(tt, cache, timed);
         }
@@ -583,10 +583,17 @@ impl Engine {
         Ok((lines_found(&s, &last, nodes(&s, &t)), ranked))
     }
 
-    /// Waits for the helper threads of the last search, which it stopped when it returned
-    /// (by then they have usually finished), and takes back their threat caches.
-    fn join_helpers(&mut self) {
+    /// Takes back the threat caches of the helper threads of the last search, which it
+    /// stopped when it returned: by then they have almost always ended. With `wait`, waits for
+    /// those that have not; without, leaves them to end on their own (a thread the machine has
+    /// not scheduled since could otherwise hold up the search for as long) and gives their
+    /// successors new caches.
+    fn join_helpers(&mut self, wait: bool) {
         for helper in self.helpers.drain(..) {
+            if !wait && !helper.is_finished() {
+                self.helper_caches.push(ThreatCache::new());
+                continue;
+            }
             match helper.join() {
                 Ok(cache) => self.helper_caches.push(cache),
                 Err(panic) => std::panic::resume_unwind(panic),
@@ -690,7 +697,7 @@ impl Drop for RaiseOnDrop<'_> {
 /// Readies the tables for a search: a timed search keeps what the last searches learned (timed
 /// play is not reproducible anyway; older entries are the first to be replaced), any other
 /// starts from empty tables, so that it is.
-fn prepare_tables(tt: &mut TranspositionTable, cache: &mut ThreatCache, timed: bool) {
+fn prepare_tables(tt: &TranspositionTable, cache: &mut ThreatCache, timed: bool) {
     if timed {
         tt.new_search();
     } else {

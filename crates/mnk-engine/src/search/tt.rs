@@ -26,7 +26,7 @@
 //! limit are reproducible (with one thread), and keeps it (as an older generation) between
 //! timed searches, whose results depend on the machine anyway.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 use super::score::{is_loss, is_win};
 
@@ -127,10 +127,12 @@ pub struct Hit {
 }
 
 /// A fixed-size hash table of search results, shared by the threads of a search (`&self`
-/// probes and stores; clearing and starting a generation need the table to itself).
+/// probes and stores). Clearing it and starting a generation are meant for the start of a search;
+/// a helper thread of the last search that has not yet stopped may still store into it, which
+/// costs nothing but the slot (its entries are true of their positions).
 pub struct TranspositionTable {
     buckets: Box<[Bucket]>,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 impl TranspositionTable {
@@ -141,21 +143,25 @@ impl TranspositionTable {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable {
             buckets: (0..buckets).map(|_| Bucket::default()).collect(),
-            generation: 0,
+            generation: AtomicU8::new(0),
         }
     }
 
     /// Empties the table.
-    pub fn clear(&mut self) {
-        for b in self.buckets.iter_mut() {
-            *b = Bucket::default();
+    pub fn clear(&self) {
+        for b in self.buckets.iter() {
+            for i in 0..BUCKET {
+                b.data[i].store(0, Ordering::Relaxed);
+                b.keys[i].store(0, Ordering::Relaxed);
+            }
         }
-        self.generation = 0;
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search generation (older entries become first to go).
-    pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 0x3F;
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) & 0x3F;
+        self.generation.store(next, Ordering::Relaxed);
     }
 
     fn bucket(&self, hash: u64) -> &Bucket {
@@ -186,7 +192,7 @@ impl TranspositionTable {
     pub fn store(&self, hash: u64, ply: usize, mv: u16, score: i32, depth: i32, bound: Bound) {
         let check = (hash >> 32) as u32;
         let bucket = self.bucket(hash);
-        let generation = self.generation;
+        let generation = self.generation.load(Ordering::Relaxed);
         let entries: [Entry; BUCKET] = std::array::from_fn(|i| bucket.entry(i));
         let slot = match entries
             .iter()
@@ -255,7 +261,7 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         tt.store(0xDEAD_BEEF_1234_5678, 3, 17, 250, 6, Bound::Lower);
         let hit = tt.probe(0xDEAD_BEEF_1234_5678, 3).unwrap();
         assert_eq!(
