@@ -32,9 +32,9 @@ pub const K: u32 = 5;
 pub const RULE_EXACT: u32 = 1;
 /// `INFO rule` flag: continuous game (accepted; played as an ordinary game).
 pub const RULE_CONTINUOUS: u32 = 2;
-/// `INFO rule` flag: renju (not supported).
+/// `INFO rule` flag: renju (black, the player who began, has forbidden moves).
 pub const RULE_RENJU: u32 = 4;
-/// `INFO rule` flag: caro (not supported).
+/// `INFO rule` flag: caro (exactly five, not closed at both ends by the opponent).
 pub const RULE_CARO: u32 = 8;
 /// Megabytes of hash table per second of `timeout_turn` (see `Session::hash_bytes`).
 pub const HASH_MB_PER_SECOND: u64 = 40;
@@ -131,12 +131,9 @@ pub enum SessionError {
     /// Renju: black may not play there.
     #[error("{0} is forbidden to black under renju: {1}")]
     Forbidden(Coord, ForbiddenKind),
-    /// `INFO rule` with the renju flag.
-    #[error("renju (INFO rule 4) is not supported: mnk plays freestyle (rule 0) and exactly five (rule 1)")]
-    Renju,
-    /// `INFO rule` with the caro flag.
-    #[error("caro (INFO rule 8) is not supported: mnk plays freestyle (rule 0) and exactly five (rule 1)")]
-    Caro,
+    /// `INFO rule` with both the renju and the caro flag.
+    #[error("INFO rule {0} asks for renju (4) and caro (8) at once: choose one")]
+    RenjuAndCaro(u32),
     /// `INFO rule` with flags the specification does not define.
     #[error("INFO rule {0} has unknown flags: mnk knows 1 (exactly five), 2 (continuous), 4 (renju) and 8 (caro)")]
     UnknownRule(u32),
@@ -290,8 +287,7 @@ impl Session {
             Command::Play(c) => self.play(c).map(Some),
             // The reader thread already raised the stop flag of the search, if one runs.
             Command::Stop => Ok(None),
-            // Renju is not supported, so no cell is ever forbidden.
-            Command::ShowForbid => Ok(Some("FORBID .".into())),
+            Command::ShowForbid => Ok(Some(self.show_forbid())),
         };
         match reply {
             Ok(Some(line)) => out(&line),
@@ -348,18 +344,53 @@ impl Session {
         if self.rule & !known != 0 {
             return Err(SessionError::UnknownRule(self.rule));
         }
-        if self.rule & RULE_RENJU != 0 {
-            return Err(SessionError::Renju);
-        }
-        if self.rule & RULE_CARO != 0 {
-            return Err(SessionError::Caro);
-        }
-        let win = if self.rule & RULE_EXACT != 0 {
-            Win::Exact
-        } else {
-            Win::Freestyle
+        // Renju and caro decide overlines themselves, so the exactly-five flag adds nothing to
+        // them; the continuous flag is played as an ordinary game.
+        let win = match (self.rule & RULE_RENJU != 0, self.rule & RULE_CARO != 0) {
+            (true, true) => return Err(SessionError::RenjuAndCaro(self.rule)),
+            (true, false) => Win::Renju,
+            (false, true) => Win::Caro,
+            (false, false) if self.rule & RULE_EXACT != 0 => Win::Exact,
+            (false, false) => Win::Freestyle,
         };
         board_rules(frame, win)
+    }
+
+    /// The answer to `YXSHOWFORBID`, Yixin's way: `FORBID ` then black's forbidden cells as
+    /// four digits each (column, then row from the top, two digits apiece), in reading order,
+    /// then `.`. Black is the player who began: the side with more stones, or the brain when
+    /// the counts are equal (as for a move request). Under other rules, or with no position
+    /// the rules allow, there are none: `FORBID .`.
+    fn show_forbid(&self) -> String {
+        let mut coords = self.forbidden_coords().unwrap_or_default();
+        coords.sort_by_key(|c| (c.y, c.x));
+        let cells: String = coords
+            .iter()
+            .map(|c| format!("{:02}{:02}", c.x, c.y))
+            .collect();
+        format!("FORBID {cells}.")
+    }
+
+    fn forbidden_coords(&self) -> Option<Vec<Coord>> {
+        let rules = self.rules().ok()?;
+        if !rules.has_forbidden_moves(rules.first()) {
+            return None;
+        }
+        let frame = self.frame?;
+        let own = self.cells_of(frame, Field::Own);
+        let opponent = self.cells_of(frame, Field::Opponent);
+        let (black, white) = if own.len() >= opponent.len() {
+            (own, opponent)
+        } else {
+            (opponent, own)
+        };
+        let pos = Position::from_stones(rules, &black, &white).ok()?;
+        Some(
+            pos.forbidden_cells()
+                .into_iter()
+                .filter_map(|c| frame.coord(c))
+                .collect(),
+        )
     }
 
     fn frame_checked(&self, c: Coord) -> Result<Frame, SessionError> {

@@ -238,11 +238,12 @@ impl Engine {
             if pos.ply() == 0 {
                 self.send("BEGIN")?;
             } else {
+                // In the order played: under renju the protocol sends them so.
                 self.send("BOARD")?;
                 let me = pos.to_move();
-                for (cell, player) in pos.stones() {
+                for &cell in pos.history() {
                     let at = self.frame.coord(cell).expect("stones are on the board");
-                    let field = if player == me { 1 } else { 2 };
+                    let field = if pos.stone(cell) == Some(me) { 1 } else { 2 };
                     self.send(&format!("{at},{field}"))?;
                 }
                 self.send("DONE")?;

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use mnk_core::{Cell, Outcome, Player, Position, Record, Rules, Win, MAX_SIDE};
+use mnk_core::{Cell, Outcome, Player, Position, Record, Rules, MAX_SIDE};
 use mnk_engine::bots::{create_with, BotSpec};
 use mnk_engine::search::{EngineConfig, MAX_THREADS};
 use mnk_engine::{Bot, Deadline, Limits};
@@ -646,8 +646,7 @@ pub fn run_match_with(
                     && rules.first() == Player::X
                     && rules
                         .size()
-                        .is_some_and(|(w, h)| w <= MAX_SIDE && h <= MAX_SIDE)
-                    && matches!(rules.win(), Win::Freestyle | Win::Exact);
+                        .is_some_and(|(w, h)| w <= MAX_SIDE && h <= MAX_SIDE);
                 if !fits {
                     return Err(MatchError::RulesForEngines(rules.to_string()));
                 }

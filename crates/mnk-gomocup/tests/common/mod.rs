@@ -180,12 +180,19 @@ pub fn well_formed(line: &str) -> bool {
     !line.contains(['\r', '\n'])
         && (line == "OK"
             || line == "SWAP"
-            || line == "FORBID ."
+            || is_forbid(line)
             || line.starts_with("ERROR ")
             || line.starts_with("UNKNOWN ")
             || line.starts_with("MESSAGE ")
             || line.starts_with("name=\"")
             || (!line.is_empty() && line.split(' ').all(is_move)))
+}
+
+/// Whether a line is a `YXSHOWFORBID` answer: `FORBID `, cells as four digits each, `.`.
+fn is_forbid(line: &str) -> bool {
+    line.strip_prefix("FORBID ")
+        .and_then(|rest| rest.strip_suffix('.'))
+        .is_some_and(|cells| cells.len() % 4 == 0 && cells.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether a line is a message the manager skips.
