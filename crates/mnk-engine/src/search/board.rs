@@ -557,6 +557,67 @@ impl Board {
         cells.iter().any(|&c| !self.forbids(c, player))
     }
 
+    /// Whether `player` can make a four whose five point the opponent may not play: under
+    /// renju, white's four aimed at one of black's forbidden points, as sure a win as an open
+    /// four (black cannot block, and has no five to play first when the caller has checked).
+    #[must_use]
+    pub fn has_unblockable_four(&self, player: usize) -> bool {
+        let op = 1 - player;
+        if !self.has_forbidden(op) || self.threats_at_least(player, Threat::Block4) == 0 {
+            return false;
+        }
+        let mut cells = Vec::new();
+        self.cells_with(player, Threat::Block4, &mut cells);
+        cells
+            .into_iter()
+            .any(|c| self.four_aims_at_forbidden(c, player))
+    }
+
+    /// Whether `player`'s stone on `c` makes a four (in some line) whose five point is
+    /// forbidden to the opponent once that stone stands.
+    fn four_aims_at_forbidden(&self, c: usize, player: usize) -> bool {
+        let Some(check) = &self.forbidden else {
+            return false;
+        };
+        let key = self.keys[c][player];
+        let points: Vec<usize> = (0..4)
+            .filter(|&d| key_pattern(key, d) == Pattern::B4)
+            .filter_map(|d| self.five_point(c, d, player))
+            .collect();
+        if points.is_empty() {
+            return false;
+        }
+        let stone = if player == 0 { Player::X } else { Player::O };
+        let mut check = check.borrow_mut();
+        check.set(self.cell_of(c), Some(stone));
+        // The white stone only takes from black's lines, so the filter still holds.
+        let aimed = points
+            .iter()
+            .any(|&e| self.may_be_forbidden(e) && check.kind(self.cell_of(e)).is_some());
+        check.set(self.cell_of(c), None);
+        aimed
+    }
+
+    /// The empty cell along direction `d` that completes `player`'s winning run together with
+    /// a stone of theirs on the empty cell `c`, if any.
+    fn five_point(&self, c: usize, d: usize, player: usize) -> Option<usize> {
+        let own = player as u8 + 1;
+        let k = self.k as isize;
+        let run_through = |e: usize| {
+            let counts = |sign: isize| {
+                (1..)
+                    .map(|i| self.step(e, d, sign * i))
+                    .take_while(|&i| i == c || self.stone[i] == own)
+                    .count() as u32
+            };
+            1 + counts(1) + counts(-1)
+        };
+        (-k..=k)
+            .filter(|&i| i != 0)
+            .map(|i| self.step(c, d, i))
+            .find(|&e| self.stone[e] == EMPTY && self.line_rules[player].wins(run_through(e), 0))
+    }
+
     /// The first cell (in index order) where `player` makes a five, if any.
     #[must_use]
     pub fn five_cell(&self, player: usize) -> Option<usize> {
@@ -1053,6 +1114,8 @@ mod tests {
             "10x10x6,exact",
             "7x7x3",
             "12x12x10",
+            "9x9x5,renju",
+            "9x9x5,caro",
         ] {
             let rules: Rules = rules.parse().unwrap();
             let mut rng = Rng::seeded(3);
@@ -1060,6 +1123,7 @@ mod tests {
             for step in 0..300 {
                 let mut cands = Vec::new();
                 board.candidates(&mut cands);
+                cands.retain(|&c| !board.forbids(c, board.side()));
                 if board.ply() > 0 && (cands.is_empty() || rng.below(3) == 0 || board.won) {
                     board.undo();
                 } else if let Some(m) = rng.pick(&cands) {
@@ -1068,6 +1132,60 @@ mod tests {
                 assert!(board.matches_fresh(), "{rules} step {step}\n{board:?}");
             }
         }
+    }
+
+    #[test]
+    fn forbidden_points_are_mnk_cores() {
+        // Random renju games (black never on a forbidden point): at every step the board's
+        // cheap filter and mnk-core's checker must name exactly the points mnk-core names.
+        let rules: Rules = "15x15x5,renju".parse().unwrap();
+        let mut rng = Rng::seeded(9);
+        let mut forbidden_seen = 0;
+        for _game in 0..12 {
+            let mut pos = Position::new(rules);
+            let mut board = Board::from_position(&pos);
+            while !pos.is_over() && pos.ply() < 120 {
+                let black = rules.first().index();
+                let expected = pos.forbidden_cells();
+                forbidden_seen += expected.len();
+                for c in rules.cells().filter(|&c| pos.is_free(c)) {
+                    let i = board.index_of(c).unwrap();
+                    assert_eq!(board.forbids(i, black), expected.contains(&c), "{c}\n{pos}");
+                    assert!(!board.forbids(i, 1 - black));
+                }
+                // Crowded play near the stones, where forbidden shapes arise.
+                let mut cands = Vec::new();
+                board.candidates(&mut cands);
+                cands.retain(|&c| !board.forbids(c, board.side()));
+                let Some(m) = rng.pick(&cands) else { break };
+                pos.play(board.cell_of(m));
+                board.play(m);
+            }
+        }
+        assert!(
+            forbidden_seen > 20,
+            "only {forbidden_seen} forbidden points met"
+        );
+    }
+
+    #[test]
+    fn a_white_four_aimed_at_a_forbidden_point_is_unblockable() {
+        // h8 is a double-three for black; white's h12 makes a four whose only five point is h8.
+        let rules: Rules = "15x15x5,renju".parse().unwrap();
+        let black: Vec<Cell> = ["f8", "g8", "g7", "f6", "h13", "h7", "a1"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let white: Vec<Cell> = ["h9", "h10", "h11", "o1", "o3", "o15"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let pos = Position::from_stones(rules, &black, &white).unwrap();
+        let board = Board::from_position(&pos);
+        assert!(board.has_unblockable_four(1));
+        assert!(!board.has_unblockable_four(0));
+        let free = Position::from_stones("15x15x5".parse().unwrap(), &black, &white).unwrap();
+        assert!(!Board::from_position(&free).has_unblockable_four(1));
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub fn evaluate(board: &Board) -> i32 {
     let mut v = (OWN_WEIGHT * board.score_sum(me) - OPPONENT_WEIGHT * board.score_sum(op)) / 4;
     // Under renju black's threats on forbidden points are none (the checks cost nothing
     // elsewhere).
-    if board.has_playable_threat(me, Threat::Flex4) {
+    if board.has_playable_threat(me, Threat::Flex4) || board.has_unblockable_four(me) {
         v += if board.threats_at_least(op, Threat::Block4) == 0 {
             FLEX4_UNANSWERED
         } else {

@@ -99,7 +99,7 @@ pub fn generate(board: &Board, out: &mut Vec<usize>) -> Phase {
         drop_forbidden(board, out);
         return Phase::Block;
     }
-    if board.has_playable_threat(op, Threat::Flex4) {
+    if board.has_playable_threat(op, Threat::Flex4) || board.has_unblockable_four(op) {
         threat_cells(board, me, Threat::Block4, out);
         threat_cells(board, op, Threat::Block4, out);
         out.sort_unstable();

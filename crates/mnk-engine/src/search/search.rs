@@ -693,7 +693,10 @@ impl<'a> Searcher<'a> {
         if op_fives >= 2 || (op_fives == 1 && self.cannot_block(me, op)) {
             return Some(-(MATE - ply - 2));
         }
-        if op_fives == 0 && self.board.has_playable_threat(me, Threat::Flex4) {
+        if op_fives == 0
+            && (self.board.has_playable_threat(me, Threat::Flex4)
+                || self.board.has_unblockable_four(me))
+        {
             return Some(MATE - ply - 3);
         }
         None

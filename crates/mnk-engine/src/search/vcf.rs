@@ -352,7 +352,7 @@ fn vct_defend(
     if attacker_fives == 1 {
         threat_cells(board, att, Threat::Five, &mut defences);
     } else {
-        if !board.has_playable_threat(att, Threat::Flex4) {
+        if !board.has_playable_threat(att, Threat::Flex4) && !board.has_unblockable_four(att) {
             return None; // not a threat
         }
         threat_cells(board, att, Threat::Block4, &mut defences);
