@@ -431,7 +431,9 @@ pub enum Preset {
 
 impl Preset {
     /// The presets menus offer, in the order they show them. Renju and caro are left out until
-    /// the computer plays them (the engine refuses them for now); [`Preset::KNOWN`] has them.
+    /// the page can set up and show those rules (its new-game dialog and links know freestyle
+    /// and exact only); the engine and `mnk play`/`mnk match` play them, and
+    /// [`Preset::KNOWN`] has them.
     pub const ALL: [Preset; 6] = [
         Preset::TicTacToe,
         Preset::NineByNine,

@@ -19,8 +19,9 @@ const MAX_TIME_MS: u64 = 3_600_000;
 /// Arguments of `mnk play`.
 #[derive(Args, Debug)]
 pub struct PlayArgs {
-    /// Rules: a preset (tictactoe, 9x9, gomoku15, gomoku19, standard, unbounded), or WxHxK such as
-    /// 7x6x4, or infxK for a board without borders; add ",exact" for exactly k, ",o-first" for O to start.
+    /// Rules: a preset (tictactoe, 9x9, gomoku15, gomoku19, standard, unbounded, renju, caro), or
+    /// WxHxK such as 7x6x4, or infxK for a board without borders; add ",exact" for exactly k,
+    /// ",renju" or ",caro" (five in a row on a board), ",o-first" for O to start.
     #[arg(long, default_value = "tictactoe")]
     rules: String,
     /// Who plays X: "human" or a bot (level1..level6, rules, perfect, alphabeta[:N], weights, engine).
