@@ -42,14 +42,8 @@ pub fn threat_cells(board: &Board, player: usize, t: Threat, out: &mut Vec<usize
     let start = out.len();
     collect_threat_cells(board, player, t, out);
     if board.has_forbidden(player) {
-        let mut i = start;
-        while i < out.len() {
-            if board.forbids(out[i], player) {
-                out.remove(i);
-            } else {
-                i += 1;
-            }
-        }
+        let found = out.split_off(start);
+        out.extend(found.into_iter().filter(|&c| !board.forbids(c, player)));
     }
 }
 
