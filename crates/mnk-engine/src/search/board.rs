@@ -395,6 +395,7 @@ impl Board {
     }
 
     /// How many empty cells give `player` at least the threat class `t`.
+    #[inline]
     #[must_use]
     pub fn threats_at_least(&self, player: usize, t: Threat) -> u32 {
         self.threat_count[player][t as usize..].iter().sum()
@@ -544,14 +545,15 @@ impl Board {
     }
 
     /// Whether `player` can make at least threat `t` on a cell they may play.
+    #[inline]
     #[must_use]
     pub fn has_playable_threat(&self, player: usize, t: Threat) -> bool {
-        if self.threats_at_least(player, t) == 0 {
-            return false;
-        }
-        if !self.has_forbidden(player) {
-            return true;
-        }
+        self.threats_at_least(player, t) > 0
+            && (!self.has_forbidden(player) || self.has_threat_off_forbidden(player, t))
+    }
+
+    /// [`Board::has_playable_threat`] for a player with forbidden points: looks at the cells.
+    fn has_threat_off_forbidden(&self, player: usize, t: Threat) -> bool {
         let mut cells = Vec::new();
         self.cells_with(player, t, &mut cells);
         cells.iter().any(|&c| !self.forbids(c, player))
@@ -560,10 +562,15 @@ impl Board {
     /// Whether `player` can make a four whose five point the opponent may not play: under
     /// renju, white's four aimed at one of black's forbidden points, as sure a win as an open
     /// four (black cannot block, and has no five to play first when the caller has checked).
+    #[inline]
     #[must_use]
     pub fn has_unblockable_four(&self, player: usize) -> bool {
-        let op = 1 - player;
-        if !self.has_forbidden(op) || self.threats_at_least(player, Threat::Block4) == 0 {
+        self.has_forbidden(1 - player) && self.has_four_at_forbidden(player)
+    }
+
+    /// [`Board::has_unblockable_four`] once the opponent has forbidden points.
+    fn has_four_at_forbidden(&self, player: usize) -> bool {
+        if self.threats_at_least(player, Threat::Block4) == 0 {
             return false;
         }
         let mut cells = Vec::new();
@@ -989,8 +996,9 @@ fn line_pattern(
         r - 1 - (63 - lb.leading_zeros())
     };
     // Whether the blocker just past each side is an opponent's stone (caro's closed ends).
-    let rclosed = rlen < r && (opponent >> (r + 1 + rlen)) & 1 == 1;
-    let lclosed = llen < r && (opponent >> (r - 1 - llen)) & 1 == 1;
+    let closes = rule.closed_loses;
+    let rclosed = closes && rlen < r && (opponent >> (r + 1 + rlen)) & 1 == 1;
+    let lclosed = closes && llen < r && (opponent >> (r - 1 - llen)) & 1 == 1;
     if let Some(t) = table {
         let rcode = (ro & ((1u64 << rlen) - 1)) | (1u64 << rlen);
         let lcode = (lo >> (r - llen)) | (1u64 << llen);

@@ -38,6 +38,7 @@ const DEFEND: [i32; 13] = [0, 10, 8, 30, 25, 120, 150, 300, 100, 140, 800, 3000,
 /// Appends the cells where `player` makes at least threat `t` and may play, looking first along
 /// the lines of the last move (where new threats appear) and scanning the board only when some
 /// are missing.
+#[inline]
 pub fn threat_cells(board: &Board, player: usize, t: Threat, out: &mut Vec<usize>) {
     let start = out.len();
     collect_threat_cells(board, player, t, out);
