@@ -517,21 +517,33 @@ impl Session {
         stop: &Arc<AtomicBool>,
         out: &mut dyn FnMut(&str),
     ) -> Result<Choice, SessionError> {
-        self.search_share(pos, 1, stop, out)
+        self.think(pos, None, stop, out)
     }
 
-    /// [`Session::search`] within a `share`-th of the move's time: one of the several searches
-    /// of a swap2 step.
-    fn search_share(
+    /// One of the `share` searches of a swap2 step: a `share`-th of the move's time, and the
+    /// steadier value opening decisions compare (`opening::steady_choice`).
+    fn opening_search(
         &mut self,
         pos: &Position,
         share: usize,
         stop: &Arc<AtomicBool>,
         out: &mut dyn FnMut(&str),
     ) -> Result<Choice, SessionError> {
+        self.think(pos, Some(share), stop, out)
+    }
+
+    /// [`Session::search`], or with `opening_share`, [`Session::opening_search`].
+    fn think(
+        &mut self,
+        pos: &Position,
+        opening_share: Option<usize>,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<Choice, SessionError> {
         let frame = self.frame.ok_or(SessionError::NoBoard)?;
         // The clock runs from the request, so making the bot (and its tables) counts too.
-        let budget = self.time.budget(pos.ply()) / u32::try_from(share.max(1)).unwrap_or(u32::MAX);
+        let share = opening_share.map_or(1, |n| u32::try_from(n.max(1)).unwrap_or(u32::MAX));
+        let budget = self.time.budget(pos.ply()) / share;
         let deadline = Deadline::from_now(budget);
         let started = Instant::now();
         let limits = Limits {
@@ -542,9 +554,12 @@ impl Session {
         };
         let options = self.options_for(pos.rules(), stop);
         let bot = self.bot_for(*pos.rules(), options)?;
-        let result = bot.choose_with_info(pos, &limits, &mut |info| {
-            out(&info_message(frame, info));
-        });
+        let mut info = |info: &SearchInfo| out(&info_message(frame, info));
+        let result = if opening_share.is_some() {
+            opening::steady_choice(bot.as_mut(), pos, &limits, &mut info)
+        } else {
+            bot.choose_with_info(pos, &limits, &mut info)
+        };
         self.time.spend(started.elapsed().as_millis() as u64);
         let mut choice = result.map_err(|e| SessionError::Engine(e.to_string()))?;
         if pos.check_move(choice.cell).is_err() {
@@ -693,7 +708,7 @@ impl Session {
             Ok(Step::Place { .. }) if n == 0 => {
                 let share = opening::searches_to_place(&rules);
                 let cells = opening::place_three(&rules, 0, &mut |pos: &Position| {
-                    self.search_share(pos, share, stop, out)
+                    self.opening_search(pos, share, stop, out)
                 })?;
                 return Ok(coords_text(frame, &cells));
             }
@@ -715,7 +730,7 @@ impl Session {
         let pos = setup(rules, &pick(true), &pick(false), Player::O)?;
         let share = opening::searches_to_decide(options);
         let answer = opening::decide(&pos, options, &mut |pos: &Position| {
-            self.search_share(pos, share, stop, out)
+            self.opening_search(pos, share, stop, out)
         })?;
         // Remember the position with our colour, so the game can go on with TURN. After
         // placing two the colour is the opener's to choose; we keep it as white, the colour
