@@ -3,7 +3,7 @@
 //
 // Modules: store.js holds the one state object and the move tree (tree.js); play.js the game
 // flow; view.js what is drawn; tools.js the heat map; dialog.js the new game; link.js the
-// address; errors.js the error box; exact.js, analysis.js, review.js, explorer.js and share.js the
+// address; opening.js the swap openings' choice; errors.js the error box; exact.js, analysis.js, review.js, explorer.js and share.js the
 // study tools; keys.js the shortcuts; settings.js what the browser keeps.
 
 import { call } from './api.js';
@@ -17,13 +17,14 @@ import { hideError, retryError, showError, showRequestFailure } from './errors.j
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
 import { bindKeys } from './keys.js';
 import { gameFromUrl, rulesFrom } from './link.js';
+import { relabelOpening, renderOpening } from './opening.js';
 import { parseOpponent, rulesToString } from './notation.js';
 import { autoMove, askHint, back, forward, goto, humanMove, onSettled, startGame, toEnd, toStart, undo } from './play.js';
 import { applyTheme, onSystemSchemeChange, saveSettings, settings } from './settings.js';
 import { FALLBACK_PRESETS, store } from './store.js';
 import { hideTip, refreshHeat, showWeightUnderPointer, toggleHeat } from './tools.js';
 import { MoveTree } from './tree.js';
-import { board, grid, hooks, render } from './view.js';
+import { board, grid, hooks, onRender, render } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,6 +50,7 @@ function bind() {
   onSettled(refreshExact);
   onSettled(refreshAnalysis);
   onSettled(resetExplorer);
+  onRender(renderOpening);
 
   const buttons = {
     'btn-new': openNewGame,
@@ -134,6 +136,7 @@ function afterLanguage() {
   grid.relabel();
   render();
   relabelDialog();
+  relabelOpening();
 }
 
 async function loadCatalogue() {

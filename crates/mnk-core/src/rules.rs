@@ -430,10 +430,10 @@ pub enum Preset {
 }
 
 impl Preset {
-    /// The presets menus offer, in the order they show them. Renju and caro are left out until
-    /// the page can set up and show those rules (its new-game dialog and links know freestyle
-    /// and exact only); the engine and `mnk play`/`mnk match` play them, and
-    /// [`Preset::KNOWN`] has them.
+    /// The presets menus offer, in the order they show them (`/api/presets`). Renju and caro
+    /// are left out: the page offers them as win rules of its new-game dialog, and adding them
+    /// here adds them to its preset menu, which is the page's decision. The engine and
+    /// `mnk play`/`mnk match` play them, and [`Preset::KNOWN`] has them.
     pub const ALL: [Preset; 6] = [
         Preset::TicTacToe,
         Preset::NineByNine,

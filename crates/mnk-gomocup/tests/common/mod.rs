@@ -100,6 +100,20 @@ impl Bot for Pessimist {
     }
 }
 
+/// A swap2 bot that judges every position even (so, asked after three stones, it places two).
+pub struct Even;
+
+impl Bot for Even {
+    fn id(&self) -> &'static str {
+        "even"
+    }
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        let mut c = Nearest.choose(pos, limits)?;
+        c.value = Some(Value::Eval(0));
+        Ok(c)
+    }
+}
+
 pub fn maker(name: &str) -> impl Fn(&Rules, BotOptions) -> Result<Box<dyn Bot>, BotError> + Send {
     let name = name.to_string();
     move |_rules: &Rules, _options: BotOptions| -> Result<Box<dyn Bot>, BotError> {
@@ -108,6 +122,7 @@ pub fn maker(name: &str) -> impl Fn(&Rules, BotOptions) -> Result<Box<dyn Bot>, 
             "bottom-left" => Box::new(BottomLeft),
             "until-stopped" => Box::new(UntilStopped),
             "pessimist" => Box::new(Pessimist),
+            "even" => Box::new(Even),
             other => panic!("no test bot {other}"),
         })
     }
