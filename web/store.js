@@ -13,6 +13,8 @@ export const FALLBACK_PRESETS = [
   { id: 'gomoku19', rules: { width: 19, height: 19, k: 5, win: 'freestyle', first: 'X' } },
   { id: 'standard', rules: { width: 15, height: 15, k: 5, win: 'exact', first: 'X' } },
   { id: 'unbounded', rules: { unbounded: true, k: 5, win: 'freestyle', first: 'X' } },
+  { id: 'renju', rules: { width: 15, height: 15, k: 5, win: 'renju', first: 'X' } },
+  { id: 'caro', rules: { width: 15, height: 15, k: 5, win: 'caro', first: 'X' } },
 ];
 
 export const store = {

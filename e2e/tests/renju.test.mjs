@@ -23,7 +23,7 @@ for (const vp of VIEWPORTS) {
       assert.equal(b.ply, '8');
       assert.match(b.forbidden, /(^| )h8:double-three( |$)/);
       assert.match(await page.getAttribute('#grid [data-cell="h8"]', 'aria-label'), /h8, empty, forbidden for black: a double-three/);
-      assert.match(await page.textContent('#game-title'), /renju/);
+      assert.match(await page.textContent('#game-title'), /Renju/);
       await shot(page, `${vp.name}-renju-forbidden`);
       if (vp.hasTouch) await page.tap('#grid [data-cell="h8"]');
       else await page.click('#grid [data-cell="h8"]');
@@ -42,6 +42,25 @@ for (const vp of VIEWPORTS) {
       await page.done();
     });
 
+    test('the renju preset against the computer: it answers as white, and a forbidden point is never played', async () => {
+      const page = await open(browser, vp, '/?r=15x15x5&o=human');
+      await page.click('#btn-new');
+      await page.selectOption('#f-preset', 'renju');
+      assert.equal(await page.isChecked('input[name="win"][value="renju"]'), true);
+      await page.selectOption('#f-opponent', 'level6');
+      await page.check('input[name="side"][value="X"]');
+      await page.click('#f-start');
+      await idle(page);
+      assert.match(await page.textContent('#game-title'), /Renju 15×15/);
+      await play(page, 'h8', vp);
+      await idle(page);
+      const b = await board(page);
+      assert.equal(b.ply, '2');
+      assert.match(await page.textContent('#info'), /The computer played/);
+      assert.match(await page.textContent('#status'), /Your move \(X\)/);
+      await page.done();
+    });
+
     test('the new-game dialog offers renju and caro for five in a row only', async () => {
       const page = await open(browser, vp, '/?r=15x15x5&o=human');
       await page.click('#btn-new');
@@ -54,7 +73,7 @@ for (const vp of VIEWPORTS) {
       await page.click('#f-start');
       await idle(page);
       assert.match(page.url(), /r=15x15x5,caro/);
-      assert.match(await page.textContent('#game-title'), /caro/);
+      assert.match(await page.textContent('#game-title'), /Caro/);
       await page.done();
     });
   });

@@ -98,6 +98,8 @@ export default {
   preset_gomoku19: 'Gomoku 19×19, pięć lub więcej',
   preset_standard: 'Gomoku standardowe 15×15, dokładnie pięć',
   preset_unbounded: 'Pięć w rzędzie bez granic',
+  preset_renju: 'Renju 15×15 (zakazane ruchy czarnego)',
+  preset_caro: 'Caro 15×15 (dokładnie pięć, nie zablokowane z obu stron)',
 
   level1: 'Początkujący',
   level2: 'Amator',
