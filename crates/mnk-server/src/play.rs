@@ -239,7 +239,7 @@ async fn think(
 
 /// Reads an opponent: `{"level": n}`, `{"bot": id}` with an optional `"depth"`, or a string in
 /// the engine's bot notation (`"level3"`, `"alphabeta:4"`).
-fn parse_opponent(opponent: &Json) -> Result<BotSpec, ApiError> {
+pub(crate) fn parse_opponent(opponent: &Json) -> Result<BotSpec, ApiError> {
     let text = match opponent {
         Json::String(text) => text.clone(),
         Json::Object(map) => {
