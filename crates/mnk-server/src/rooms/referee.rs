@@ -211,6 +211,7 @@ fn play(
             colour_of(snap, seat)
         )));
     }
+    crate::game::check_move_count(&game.rules, ply + 1)?;
     let cell: Cell = text.parse().map_err(|e| ApiError::BadCell {
         index: ply,
         message: format!("{e}"),
