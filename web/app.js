@@ -4,7 +4,8 @@
 // Modules: store.js holds the one state object and the move tree (tree.js); play.js the game
 // flow; view.js what is drawn; tools.js the heat map; dialog.js the new game; link.js the
 // address; errors.js the error box; exact.js, analysis.js, review.js, explorer.js and share.js the
-// study tools; keys.js the shortcuts; settings.js what the browser keeps.
+// study tools; room.js games with a friend on another device; keys.js the shortcuts; settings.js
+// what the browser keeps.
 
 import { call } from './api.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
@@ -21,6 +22,7 @@ import { parseOpponent, rulesToString } from './notation.js';
 import { autoMove, askHint, back, forward, goto, humanMove, onSettled, startGame, toEnd, toStart, undo } from './play.js';
 import { applyTheme, onSystemSchemeChange, saveSettings, settings } from './settings.js';
 import { FALLBACK_PRESETS, store } from './store.js';
+import { bindRoom, inRoom, openRoom, renderRoom, roomInUrl, roomMove } from './room.js';
 import { hideTip, refreshHeat, showWeightUnderPointer, toggleHeat } from './tools.js';
 import { MoveTree } from './tree.js';
 import { board, grid, hooks, render } from './view.js';
@@ -40,6 +42,7 @@ function setTheme(theme) {
 function bind() {
   // A move chosen while trying to find a better move is judged, not played.
   hooks.activate = (cell) => {
+    if (inRoom()) return roomMove(cell);
     const trial = store.review.trial;
     if (trial && store.tree.cursor === trial.node.parent && !store.step) judgeTrial(cell).catch((e) => showRequestFailure(e, null));
     else humanMove(cell);
@@ -105,7 +108,8 @@ function bind() {
         hideTip();
       },
     },
-    { blocked: () => $('dlg-new').open || $('dlg-help').open || $('dlg-share').open },
+    // In a room the game is the server's: no undo, hint or new game from the keyboard.
+    { blocked: () => $('dlg-new').open || $('dlg-help').open || $('dlg-share').open || inRoom() },
   );
 
   $('sel-lang').addEventListener('change', async (e) => {
@@ -126,6 +130,7 @@ function bind() {
   onSystemSchemeChange(() => setTheme(settings.theme));
   bindDialog();
   bindShare();
+  bindRoom();
   bindExplorer(goto);
 }
 
@@ -134,6 +139,7 @@ function afterLanguage() {
   grid.relabel();
   render();
   relabelDialog();
+  renderRoom();
 }
 
 async function loadCatalogue() {
@@ -159,6 +165,14 @@ function openFirstGame() {
     side: settings.side === 'O' ? 'O' : 'X',
     tree: new MoveTree(),
   };
+  const roomId = roomInUrl();
+  if (roomId) {
+    openRoom(roomId, (err) => {
+      startGame(fallback);
+      showError(err, null);
+    });
+    return;
+  }
   if (!linked || linked.error) {
     startGame(fallback);
     if (linked) showError(linked.error, null);
