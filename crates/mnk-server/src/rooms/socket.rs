@@ -55,7 +55,11 @@ pub async fn upgrade(
         .map_err(|_| ApiError::Busy {
             retry_after_secs: 5,
         })?;
+    // Small buffers: thousands of sockets mostly idle, each message a few hundred bytes (the
+    // defaults of 128 KiB each made 2,000 sockets cost some 300 MB).
     Ok(ws
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
         .max_message_size(MAX_WIRE)
         .max_frame_size(MAX_WIRE)
         .on_upgrade(move |socket| async move {
