@@ -22,7 +22,7 @@ import { parseOpponent, rulesToString } from './notation.js';
 import { autoMove, askHint, back, forward, goto, humanMove, onSettled, startGame, toEnd, toStart, undo } from './play.js';
 import { applyTheme, onSystemSchemeChange, saveSettings, settings } from './settings.js';
 import { FALLBACK_PRESETS, store } from './store.js';
-import { bindRoom, inRoom, openRoom, renderRoom, roomInUrl, roomMove } from './room.js';
+import { bindRoom, gameInUrl, inRoom, openRecord, openRoom, renderRoom, roomInUrl, roomMove } from './room.js';
 import { hideTip, refreshHeat, showWeightUnderPointer, toggleHeat } from './tools.js';
 import { MoveTree } from './tree.js';
 import { board, grid, hooks, render } from './view.js';
@@ -165,6 +165,14 @@ function openFirstGame() {
     side: settings.side === 'O' ? 'O' : 'X',
     tree: new MoveTree(),
   };
+  const record = gameInUrl();
+  if (record) {
+    openRecord(record, startGame, (err) => {
+      startGame(fallback);
+      showError(err, null);
+    });
+    return;
+  }
   const roomId = roomInUrl();
   if (roomId) {
     openRoom(roomId, (err) => {

@@ -56,6 +56,22 @@ function keepToken(id, token) {
   }
 }
 
+/** The finished game of the address (`?game=ROOM-N`, where `/g/ROOM-N` leads), if any. */
+export function gameInUrl() {
+  const m = /^([2-9a-z]{14})-(\d{1,9})$/.exec(new URLSearchParams(location.search).get('game') || '');
+  return m ? { room: m[1], number: Number(m[2]) } : null;
+}
+
+/** Replays a finished game: its moves as a game of two people to step through. */
+export async function openRecord({ room: id, number }, startGame, onFailed) {
+  try {
+    const record = await call(`rooms/${id}/games/${number}`);
+    startGame({ rules: record.rules, opponent: { human: true }, side: 'X', tree: MoveTree.fromMoves(record.moves) });
+  } catch (e) {
+    onFailed(e);
+  }
+}
+
 /** The room of the address (`?room=ID`), if any. */
 export function roomInUrl() {
   return new URLSearchParams(location.search).get('room');
@@ -252,6 +268,9 @@ export function renderRoom() {
   $('room-draw').hidden = !seated || st.status !== 'playing';
   $('room-draw').textContent = t(theirOffer('draw') ? 'roomAcceptDraw' : 'roomOfferDraw');
   $('room-rematch').hidden = !seated || st.status !== 'over';
+  const record = $('room-record');
+  record.hidden = st.status !== 'over';
+  record.href = `${location.pathname.replace(/[^/]*$/, '')}g/${room.id}-${st.game}`;
   $('room-rematch').textContent = t(theirOffer('rematch') ? 'roomAcceptRematch' : 'roomRematch');
   renderClocks();
 }

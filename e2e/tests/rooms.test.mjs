@@ -1,6 +1,6 @@
 // Rooms: a full game between two people in two browser contexts from a shared link, a spectator
-// in a third who sees every move and cannot play, a reload mid-game that keeps the seat, then a
-// rematch with the colours swapped and a resignation.
+// in a third who sees every move and cannot play, a reload mid-game that keeps the seat, the
+// finished game's permanent link, then a rematch with the colours swapped and a resignation.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
@@ -73,6 +73,17 @@ describe('rooms (desktop)', () => {
     assert.match(await x.textContent('#room-status'), /You won/);
     assert.match(await o.textContent('#room-status'), /You lost/);
     await shot(x, 'desktop-room-won');
+
+    // The finished game's permanent link replays it on any device.
+    const record = await x.getAttribute('#room-record', 'href');
+    assert.match(record, /\/g\/[2-9a-z]{14}-1$/);
+    const replay = await open(browser, vp, record);
+    await waitPly(replay, 5);
+    assert.equal((await board(replay)).winner, 'X');
+    assert.equal(await replay.isHidden('#room'), true);
+    await replay.click('#nav-back');
+    await waitPly(replay, 4);
+    await replay.done();
 
     // Rematch: offered by one, accepted by the other; the colours swap.
     await o.click('#room-rematch');

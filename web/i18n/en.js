@@ -175,6 +175,7 @@ export default {
   treeDeadDraw: 'Drawn: no line is left for either player (the counts play on to a full board).',
   treeUncounted: 'Games and positions not counted: {why}',
   roomTitle: 'a friend on another device',
+  roomRecord: 'This game’s permanent link',
   playFriend: 'Play a friend',
   room: 'Room',
   roomLink: 'Send this link to your friend',

@@ -204,6 +204,7 @@ export default {
   treeDeadDraw: 'Remis: żaden gracz nie ułoży już linii (liczby grają dalej do pełnej planszy).',
   treeUncounted: 'Partie i pozycje nie zostały policzone: {why}',
   roomTitle: 'znajomy na innym urządzeniu',
+  roomRecord: 'Stały link do tej partii',
   playFriend: 'Zagraj ze znajomym',
   room: 'Pokój',
   roomLink: 'Wyślij ten link znajomemu',

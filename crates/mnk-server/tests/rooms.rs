@@ -168,6 +168,17 @@ async fn refusals_have_codes_and_leave_the_game_unchanged() {
         .to_string();
     assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
     let before = state(addr, &room).await;
+    let (status, live) = call(
+        addr,
+        "GET",
+        &format!("/api/rooms/{room}/games/1"),
+        json!(null),
+    )
+    .await;
+    assert_eq!(
+        (status, live["error"]["code"].as_str()),
+        (409, Some("game_not_over"))
+    );
 
     let refusals = [
         (play(addr, &room, &x, 1, "h9").await, 409, "not_your_turn"),

@@ -7,6 +7,7 @@ use std::time::Duration;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::response::Redirect;
 use axum::routing::{get, post};
 use axum::{Json as Reply, Router};
 use serde::Deserialize;
@@ -14,7 +15,7 @@ use serde_json::Value as Json;
 
 use super::referee::Action;
 use super::store::NewRoom;
-use super::view::{seated, state_view, ClockView, RoomView, SeatedReply};
+use super::view::{game_record, seated, state_view, ClockView, GameRecord, RoomView, SeatedReply};
 use super::{ids, now_ms, Rooms};
 use crate::body::ApiJson;
 use crate::clients::Client;
@@ -42,6 +43,8 @@ pub fn routes<S: Clone + Send + Sync + 'static>(rooms: Arc<Rooms>) -> Router<S> 
         .route("/api/rooms/{id}/rematch", post(rematch))
         .route("/api/rooms/{id}/bot", post(invite))
         .route("/api/rooms/{id}/socket", get(super::socket::upgrade))
+        .route("/api/rooms/{id}/games/{number}", get(record))
+        .route("/g/{game}", get(permanent_page))
         .with_state(rooms)
 }
 
@@ -260,4 +263,30 @@ async fn invite(
     let bot = parse_opponent(&request.bot)?;
     let snap = rooms.invite(&id, &bot).await?;
     Ok(Reply(state_view(&snap, now_ms())?))
+}
+
+/// `GET /api/rooms/ID/games/N`: a finished game.
+async fn record(
+    State(rooms): State<Arc<Rooms>>,
+    Path((id, number)): Path<(String, String)>,
+) -> Result<Reply<GameRecord>, ApiError> {
+    let number: i64 = number
+        .parse()
+        .map_err(|_| ApiError::UnknownRoom(format!("room {id} has no game {number:?}")))?;
+    let snap = rooms.load_game(&id, number).await?;
+    Ok(Reply(game_record(&snap)?))
+}
+
+/// `GET /g/ROOM-N`: a finished game's permanent address, which the page replays
+/// (`/?game=ROOM-N`).
+async fn permanent_page(Path(game): Path<String>) -> Result<Redirect, ApiError> {
+    let valid = game.split_once('-').is_some_and(|(room, number)| {
+        ids::is_room_id(room) && number.parse::<u32>().is_ok_and(|n| n > 0)
+    });
+    if !valid {
+        return Err(ApiError::NotFound(format!(
+            "there is no game {game:?}: a game's address is /g/ROOM-NUMBER"
+        )));
+    }
+    Ok(Redirect::to(&format!("/?game={game}")))
 }

@@ -156,6 +156,17 @@ impl Rooms {
         self.store.load(id).await?.ok_or_else(|| unknown_room(id))
     }
 
+    /// Reads game `number` of room `id` (`unknown_room` when there is no such game).
+    pub async fn load_game(&self, id: &str, number: i64) -> Result<Snapshot, ApiError> {
+        if !ids::is_room_id(id) {
+            return Err(unknown_room(id));
+        }
+        self.store
+            .load_game(id, number)
+            .await?
+            .ok_or_else(|| ApiError::UnknownRoom(format!("room {id} has no game {number}")))
+    }
+
     /// Reads room `id`, first ending its game on time if a flag has fallen (so that every
     /// reader sees the loss, and no move comes after it).
     pub async fn current(self: &Arc<Self>, id: &str) -> Result<Snapshot, ApiError> {

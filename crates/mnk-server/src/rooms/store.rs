@@ -387,6 +387,51 @@ impl Store {
         snapshot(read).map(Some)
     }
 
+    /// Reads game `number` of room `id`: the room's row, the game and its moves; `None` if there
+    /// is no such room or game.
+    pub async fn load_game(&self, id: &str, number: i64) -> Result<Option<Snapshot>, StoreError> {
+        let Some(mut snap) = self.load(id).await? else {
+            return Ok(None);
+        };
+        if number == snap.game.number {
+            return Ok(Some(snap));
+        }
+        let read = on_pool!(self, |pool| {
+            let game: Option<GameTuple> = sqlx::query_as(SELECT_GAME)
+                .bind(id)
+                .bind(number)
+                .fetch_optional(pool)
+                .await?;
+            let moves: Vec<MoveTuple> = sqlx::query_as(SELECT_MOVES)
+                .bind(id)
+                .bind(number)
+                .fetch_all(pool)
+                .await?;
+            (game, moves)
+        });
+        let (Some(game), moves) = read else {
+            return Ok(None);
+        };
+        let seats = Vec::new();
+        let room = (
+            snap.room.id.clone(),
+            snap.room.rules.clone(),
+            snap.room.clock.map(|c| c.0),
+            snap.room.clock.map(|c| c.1),
+            snap.room.created_ms,
+            snap.room.seen_ms,
+            snap.room.closed_ms,
+            snap.room.version,
+            number,
+            None,
+        );
+        let other = snapshot((room, seats, Some(game), moves))?;
+        snap.game = other.game;
+        snap.moves = other.moves;
+        snap.room.offer = None;
+        Ok(Some(snap))
+    }
+
     /// Applies `ops` to room `id` in one transaction, if the room is still at `expected` (its
     /// version bumped by one, its last sign of life set to `now`). On PostgreSQL the other
     /// servers are told in the same transaction, so they hear of it once it has committed.

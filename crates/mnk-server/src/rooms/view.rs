@@ -113,6 +113,39 @@ pub struct SeatedReply {
     pub state: RoomView,
 }
 
+/// A finished game of a room, for its permanent page (`/g/ROOM-N`).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    /// The room's id.
+    pub room: String,
+    /// The game's number in the room.
+    pub game: i64,
+    /// The rules, as `/api/state` writes them.
+    pub rules: mnk_core::Rules,
+    /// The moves, oldest first.
+    pub moves: Vec<String>,
+    /// How it ended.
+    pub result: ResultView,
+    /// The final position's outcome, as `/api/state` answers it (the winning line).
+    pub outcome: Json,
+}
+
+/// The record of a finished game (`game_not_over` while it is played).
+pub fn game_record(snap: &Snapshot) -> Result<GameRecord, ApiError> {
+    let game = referee::game(snap)?;
+    let result = result_view(snap).ok_or_else(|| {
+        ApiError::GameNotOver("this game is still being played: watch it in its room".into())
+    })?;
+    Ok(GameRecord {
+        room: snap.room.id.clone(),
+        game: snap.game.number,
+        rules: game.rules,
+        moves: snap.moves.iter().map(|m| m.cell.clone()).collect(),
+        result,
+        outcome: game_outcome_json(&game.pos),
+    })
+}
+
 /// A message from the server on a room's WebSocket.
 #[derive(Clone, Debug, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
