@@ -109,7 +109,7 @@ function bind() {
       },
     },
     // In a room the game is the server's: no undo, hint or new game from the keyboard.
-    { blocked: () => $('dlg-new').open || $('dlg-help').open || $('dlg-share').open || inRoom() },
+    { blocked: () => $('dlg-new').open || $('dlg-help').open || $('dlg-share').open || $('dlg-room').open || inRoom() },
   );
 
   $('sel-lang').addEventListener('change', async (e) => {

@@ -79,12 +79,26 @@ export function roomInUrl() {
 
 const roomLink = (id) => `${location.origin}${location.pathname}?room=${encodeURIComponent(id)}`;
 
+/** Asks for the colour and the clock of a room for the rules on the board. */
+function askForRoom() {
+  if (!store.rules) return;
+  $('room-rules').textContent = rulesTitle(store.rules);
+  $('dlg-room').showModal();
+}
+
+/** The clock chosen in the dialog: `{initial_ms, increment_ms}` from "300000+3000", or none. */
+function chosenClock() {
+  const m = /^(\d+)\+(\d+)$/.exec($('room-clock').value);
+  return m ? { initial_ms: Number(m[1]), increment_ms: Number(m[2]) } : undefined;
+}
+
 /** Creates a room for the rules on the board and sits down in it. */
 export async function createRoom() {
   if (!store.rules) return;
+  $('dlg-room').close();
   hideError();
   try {
-    enter(await call('rooms', { rules: apiRules(store.rules) }));
+    enter(await call('rooms', { rules: apiRules(store.rules), colour: $('room-colour').value, clock: chosenClock() }));
   } catch (e) {
     showError(e, createRoom);
   }
@@ -311,7 +325,9 @@ export function bindRoom() {
   onRender(() => {
     if (inRoom() && store.rules) $('game-title').textContent = `${rulesTitle(store.rules)} — ${t('roomTitle')}`;
   });
-  $('btn-room').addEventListener('click', createRoom);
+  $('btn-room').addEventListener('click', askForRoom);
+  $('room-create').addEventListener('click', createRoom);
+  $('room-cancel').addEventListener('click', () => $('dlg-room').close());
   $('room-copy').addEventListener('click', copyLink);
   $('room-resign').addEventListener('click', () => act('resign'));
   $('room-draw').addEventListener('click', () => act('draw'));

@@ -31,6 +31,7 @@ describe('rooms (desktop)', () => {
   test('two people play from a shared link, a spectator watches, a reload keeps the seat', async () => {
     const a = await open(browser, vp, '/?r=3x3x3&o=human');
     await a.click('#btn-room');
+    await a.click('#room-create');
     await waitRoom(a, 'status', 'waiting');
     const link = await a.inputValue('#room-link');
     assert.match(link, /\?room=[2-9a-z]{14}$/);
@@ -98,6 +99,26 @@ describe('rooms (desktop)', () => {
     for (const p of everyone) await waitRoom(p, 'status', 'over');
     assert.match(await o.textContent('#room-status'), /You won: resigned/);
     for (const p of everyone) await p.done();
+  });
+
+  test('a clock that runs out loses the game, shown live', async () => {
+    const api = (path, body) =>
+      fetch(`${process.env.MNK_URL}/api/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
+    const created = await api('rooms', { rules: 'gomoku15', colour: 'X', clock: { initial_ms: 1500, increment_ms: 0 } });
+    const o = await visit(`/?room=${created.room}`);
+    await waitRoom(o, 'status', 'playing');
+    assert.match(await o.textContent('#room-clocks'), /^X 0:0[12] · O 0:02$/);
+    const moved = await api(`rooms/${created.room}/move`, { token: created.token, ply: 0, cell: 'h8' });
+    assert.equal(moved.ply, 1);
+    // O does not move: a second and a half later the flag falls, and the page says so.
+    await waitRoom(o, 'status', 'over');
+    assert.match(await o.textContent('#room-status'), /You lost: on time/);
+    assert.match(await o.textContent('#room-clocks'), /O 0:00$/);
+    await o.done();
   });
 
   test('an unknown room says so and opens a game', async () => {
