@@ -54,7 +54,7 @@ if (!url) {
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   const log = fs.openSync(path.join(OUT_DIR, 'server.log'), 'w');
-  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`], { stdio: ['ignore', log, log] });
+  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--database', 'memory'], { stdio: ['ignore', log, log] });
   server.on('error', (e) => fail(`cannot start ${bin}: ${e.message}`));
   await waitHealthy(url, server, 30000);
 } else {

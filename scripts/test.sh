@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of mnk: formatting, lints, the Rust suite optimised (including the slow
-# ignored tests), then the browser tests against a real `mnk serve` in Debian's Chromium.
+# ignored tests, and the rooms' tests on SQLite and on a throw-away PostgreSQL cluster), then the
+# browser tests against a real `mnk serve` in Debian's Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,16 @@ cargo fmt --all --check
 
 step "cargo clippy (all targets, warnings are errors)"
 cargo clippy --workspace --all-targets -- -D warnings
+
+# The rooms' PostgreSQL test (two servers on one database) needs a database: a throw-away
+# cluster, stopped and removed on exit. Without PostgreSQL installed this fails, as it must.
+step "PostgreSQL: a throw-away cluster for the rooms' tests"
+pg_dir=$(mktemp -d)
+chmod 755 "$pg_dir" # as root the cluster runs as the postgres user, which must reach it
+trap 'scripts/pg-cluster.sh stop "$pg_dir/pg"; rm -rf "$pg_dir"' EXIT
+MNK_TEST_POSTGRES_URL=$(scripts/pg-cluster.sh start "$pg_dir/pg")
+export MNK_TEST_POSTGRES_URL
+echo "$MNK_TEST_POSTGRES_URL"
 
 # The `ci` profile is release without link-time optimisation (see Cargo.toml).
 step "Rust tests (optimised)"

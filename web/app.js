@@ -3,8 +3,9 @@
 //
 // Modules: store.js holds the one state object and the move tree (tree.js); play.js the game
 // flow; view.js what is drawn; tools.js the heat map; dialog.js the new game; link.js the
-// address; opening.js the swap openings' choice; errors.js the error box; exact.js, analysis.js, review.js, explorer.js and share.js the
-// study tools; keys.js the shortcuts; settings.js what the browser keeps.
+// address; opening.js the swap openings' choice; errors.js the error box; exact.js, analysis.js,
+// review.js, explorer.js and share.js the study tools; room.js games with a friend on another
+// device; keys.js the shortcuts; settings.js what the browser keeps.
 
 import { call } from './api.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
@@ -22,6 +23,7 @@ import { parseOpponent, rulesToString } from './notation.js';
 import { autoMove, askHint, back, forward, goto, humanMove, onSettled, startGame, toEnd, toStart, undo } from './play.js';
 import { applyTheme, onSystemSchemeChange, saveSettings, settings } from './settings.js';
 import { FALLBACK_PRESETS, store } from './store.js';
+import { bindRoom, gameInUrl, inRoom, openRecord, openRoom, renderRoom, roomInUrl, roomMove } from './room.js';
 import { hideTip, refreshHeat, showWeightUnderPointer, toggleHeat } from './tools.js';
 import { MoveTree } from './tree.js';
 import { board, grid, hooks, onRender, render } from './view.js';
@@ -41,6 +43,7 @@ function setTheme(theme) {
 function bind() {
   // A move chosen while trying to find a better move is judged, not played.
   hooks.activate = (cell) => {
+    if (inRoom()) return roomMove(cell);
     const trial = store.review.trial;
     if (trial && store.tree.cursor === trial.node.parent && !store.step) judgeTrial(cell).catch((e) => showRequestFailure(e, null));
     else humanMove(cell);
@@ -107,7 +110,8 @@ function bind() {
         hideTip();
       },
     },
-    { blocked: () => $('dlg-new').open || $('dlg-help').open || $('dlg-share').open },
+    // In a room the game is the server's: no undo, hint or new game from the keyboard.
+    { blocked: () => $('dlg-new').open || $('dlg-help').open || $('dlg-share').open || $('dlg-room').open || inRoom() },
   );
 
   $('sel-lang').addEventListener('change', async (e) => {
@@ -128,6 +132,7 @@ function bind() {
   onSystemSchemeChange(() => setTheme(settings.theme));
   bindDialog();
   bindShare();
+  bindRoom();
   bindExplorer(goto);
 }
 
@@ -137,6 +142,7 @@ function afterLanguage() {
   render();
   relabelDialog();
   relabelOpening();
+  renderRoom();
 }
 
 async function loadCatalogue() {
@@ -162,6 +168,22 @@ function openFirstGame() {
     side: settings.side === 'O' ? 'O' : 'X',
     tree: new MoveTree(),
   };
+  const record = gameInUrl();
+  if (record) {
+    openRecord(record, startGame, (err) => {
+      startGame(fallback);
+      showError(err, null);
+    });
+    return;
+  }
+  const roomId = roomInUrl();
+  if (roomId) {
+    openRoom(roomId, (err) => {
+      startGame(fallback);
+      showError(err, null);
+    });
+    return;
+  }
   if (!linked || linked.error) {
     startGame(fallback);
     if (linked) showError(linked.error, null);

@@ -21,6 +21,7 @@ use crate::head::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
 use crate::log::panic_message;
 use crate::play::AppState;
 use crate::pool::EnginePool;
+use crate::rooms::Rooms;
 use crate::{assets, ServerConfig};
 
 /// The whole app as an axum router (no listener: tests drive it with `oneshot`).
@@ -28,15 +29,25 @@ pub fn router(config: &ServerConfig) -> Router {
     app(config).0
 }
 
-/// The app and its engine pool (which shutting down needs to reach).
+/// The app without rooms and its engine pool (which shutting down needs to reach).
 pub fn app(config: &ServerConfig) -> (Router, Arc<EnginePool>) {
-    let pool = Arc::new(EnginePool::new(
+    let pool = engine_pool(config);
+    (assemble(config, pool.clone(), None), pool)
+}
+
+/// The engine pool `config` asks for.
+pub fn engine_pool(config: &ServerConfig) -> Arc<EnginePool> {
+    Arc::new(EnginePool::new(
         config.threads,
         config.queue_wait,
         config.clients,
-    ));
+    ))
+}
+
+/// The app on `pool`, with the room endpoints when there are `rooms` (a database).
+pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<Rooms>>) -> Router {
     let state = AppState {
-        pool: pool.clone(),
+        pool,
         max_think: config.max_think,
         default_think: config.default_think,
         search_threads: config.search_threads,
@@ -48,6 +59,7 @@ pub fn app(config: &ServerConfig) -> (Router, Arc<EnginePool>) {
         .merge(crate::opening::routes())
         .merge(crate::analysis::routes())
         .merge(crate::import::routes())
+        .merge(rooms.map(crate::rooms::http::routes).unwrap_or_default())
         .fallback(fallback)
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
@@ -69,7 +81,7 @@ pub fn app(config: &ServerConfig) -> (Router, Arc<EnginePool>) {
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(security_headers))
         .layer(TraceLayer::new_for_http());
-    (router, pool)
+    router
 }
 
 /// Adds the security headers to every response.

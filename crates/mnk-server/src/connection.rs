@@ -13,6 +13,10 @@
 //! Shutdown: the listener closes at once, idle connections are closed, requests in flight get
 //! [`ConnectionLimits::drain`] to finish; halfway through, every running search is told to stop
 //! and answer with the best move it has, so that the whole takes about a second.
+//!
+//! A connection upgraded to a WebSocket (a room's) leaves this loop once the upgrade is done:
+//! its limits are the socket's own ([`crate::rooms::socket`]), and it is closed when the rooms
+//! are, at shutdown.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -24,7 +28,6 @@ use axum::extract::Request;
 use axum::Router;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
@@ -77,8 +80,11 @@ pub async fn serve(
     pool: Arc<EnginePool>,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
-    let graceful = GracefulShutdown::new();
+    let max_connections = limits
+        .max_connections
+        .min(Semaphore::MAX_PERMITS)
+        .clamp(1, u32::MAX as usize);
+    let slots = Arc::new(Semaphore::new(max_connections));
     let (closing, closing_rx) = watch::channel(false);
     let accept_errors = Throttled::new(Duration::from_secs(5));
     let mut shutdown = pin!(shutdown);
@@ -103,18 +109,18 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let app = app.clone();
         let limits = limits.clone();
-        let watcher = graceful.watcher();
         let closing = closing_rx.clone();
         tokio::spawn(async move {
             let _slot = permit;
-            serve_connection(stream, peer, app, &limits, watcher, closing).await;
+            serve_connection(stream, peer, app, &limits, closing).await;
         });
     }
     drop(listener);
     let _ = closing.send(true);
     tracing::info!("shutting down: no new connections; finishing the requests in flight");
     let half = limits.drain / 2;
-    let mut drained = pin!(graceful.shutdown());
+    // Every connection holds a slot until it ends: all slots free means all drained.
+    let mut drained = pin!(slots.acquire_many(max_connections as u32));
     if tokio::time::timeout(half, &mut drained).await.is_err() {
         // Searches still running: ask them for their best move now.
         pool.stop_all();
@@ -134,7 +140,6 @@ async fn serve_connection(
     peer: SocketAddr,
     app: Router,
     limits: &ConnectionLimits,
-    watcher: Watcher,
     mut closing: watch::Receiver<bool>,
 ) {
     let first = tokio::select! {
@@ -154,11 +159,20 @@ async fn serve_connection(
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
         .max_buf_size(MAX_BUF_BYTES);
-    let connection = http.serve_connection(
-        TokioIo::new(JsonRefusals::new(io)),
-        TowerToHyperService::new(service),
-    );
+    let connection = http
+        .serve_connection(
+            TokioIo::new(JsonRefusals::new(io)),
+            TowerToHyperService::new(service),
+        )
+        .with_upgrades();
+    let mut connection = pin!(connection);
     // Errors here are the client's (reset, timeout, garbage after the first request): nothing
     // to report.
-    let _ = watcher.watch(connection).await;
+    tokio::select! {
+        _ = connection.as_mut() => return,
+        _ = closing.wait_for(|&closing| closing) => {}
+    }
+    // Shutting down: finish the request in flight, if any, then close.
+    connection.as_mut().graceful_shutdown();
+    let _ = connection.await;
 }

@@ -95,6 +95,30 @@ pub enum ApiError {
         /// What is wrong.
         message: String,
     },
+    /// No room has this id (or it is not an id at all).
+    UnknownRoom(String),
+    /// A seat token that holds no seat of this room (forged, mistyped, or another room's).
+    BadToken(String),
+    /// A move by the seat whose turn it is not.
+    NotYourTurn(String),
+    /// A move at a ply other than the game's: the client is behind (or ahead). Carries the room
+    /// as it stands so the client can catch up.
+    StalePly {
+        /// What is wrong.
+        message: String,
+        /// The room's state, as `GET /api/rooms/ID` answers it.
+        state: Box<serde_json::Value>,
+    },
+    /// A move, resignation or offer before the second seat is taken.
+    Waiting(String),
+    /// A rematch asked for while the game is still being played.
+    GameNotOver(String),
+    /// A room closed after a long time without players.
+    RoomClosed(String),
+    /// A bot invited to a seat someone already holds.
+    SeatTaken(String),
+    /// The database could not be reached or failed (503).
+    Unavailable(String),
     /// A bug on our side (a panic in engine work): logged, never caused by valid input.
     Internal(String),
     /// A panic in the server or the engine, caught: answered like [`ApiError::Internal`], but
@@ -129,6 +153,15 @@ impl ApiError {
             ApiError::Busy { .. } => "busy",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
+            ApiError::UnknownRoom(_) => "unknown_room",
+            ApiError::BadToken(_) => "bad_token",
+            ApiError::NotYourTurn(_) => "not_your_turn",
+            ApiError::StalePly { .. } => "stale_ply",
+            ApiError::Waiting(_) => "waiting_for_opponent",
+            ApiError::GameNotOver(_) => "game_not_over",
+            ApiError::RoomClosed(_) => "room_closed",
+            ApiError::SeatTaken(_) => "seat_taken",
+            ApiError::Unavailable(_) => "unavailable",
             ApiError::Internal(_) | ApiError::Panicked(_) => "internal",
         }
     }
@@ -154,7 +187,17 @@ impl ApiError {
             | ApiError::TooLarge(_)
             | ApiError::Unsupported(_)
             | ApiError::OutOfTime(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::GameOver { .. } | ApiError::OpeningStep(_) => StatusCode::CONFLICT,
+            ApiError::GameOver { .. }
+            | ApiError::OpeningStep(_)
+            | ApiError::NotYourTurn(_)
+            | ApiError::StalePly { .. }
+            | ApiError::Waiting(_)
+            | ApiError::GameNotOver(_)
+            | ApiError::SeatTaken(_) => StatusCode::CONFLICT,
+            ApiError::UnknownRoom(_) => StatusCode::NOT_FOUND,
+            ApiError::BadToken(_) => StatusCode::FORBIDDEN,
+            ApiError::RoomClosed(_) => StatusCode::GONE,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
@@ -196,6 +239,15 @@ impl ApiError {
             | ApiError::OutOfTime(m)
             | ApiError::NotFound(m)
             | ApiError::MethodNotAllowed { message: m, .. }
+            | ApiError::UnknownRoom(m)
+            | ApiError::BadToken(m)
+            | ApiError::NotYourTurn(m)
+            | ApiError::StalePly { message: m, .. }
+            | ApiError::Waiting(m)
+            | ApiError::GameNotOver(m)
+            | ApiError::RoomClosed(m)
+            | ApiError::SeatTaken(m)
+            | ApiError::Unavailable(m)
             | ApiError::Internal(m)
             | ApiError::Panicked(m) => m.clone(),
             ApiError::BadCell { message, .. }
@@ -207,14 +259,28 @@ impl ApiError {
         }
     }
 
-    /// The JSON body of the error response: `{"error": {"code", "message", "index"?}}`.
+    /// The room as it stands, for refusals that carry it (`stale_ply`).
+    #[must_use]
+    pub fn state(&self) -> Option<&serde_json::Value> {
+        match self {
+            ApiError::StalePly { state, .. } => Some(state),
+            _ => None,
+        }
+    }
+
+    /// The JSON body of the error response: `{"error": {"code", "message", "index"?}}`, and
+    /// `"state"` beside `"error"` for refusals that carry the room.
     #[must_use]
     pub fn body(&self) -> String {
         let mut error = json!({ "code": self.code(), "message": self.message() });
         if let Some(index) = self.index() {
             error["index"] = json!(index);
         }
-        json!({ "error": error }).to_string()
+        let mut body = json!({ "error": error });
+        if let Some(state) = self.state() {
+            body["state"] = state.clone();
+        }
+        body.to_string()
     }
 
     /// Seconds after which a retry may succeed, for the errors that say so.
@@ -225,6 +291,7 @@ impl ApiError {
             | ApiError::RateLimited {
                 retry_after_secs, ..
             } => Some((*retry_after_secs).max(1)),
+            ApiError::Unavailable(_) => Some(2),
             _ => None,
         }
     }
@@ -290,8 +357,11 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         static INTERNAL: Throttled = Throttled::new(Duration::from_secs(10));
         let status = self.status();
-        if let ApiError::Internal(message) = &self {
-            INTERNAL.error(|| format!("internal: {message}"));
+        static UNAVAILABLE: Throttled = Throttled::new(Duration::from_secs(10));
+        match &self {
+            ApiError::Internal(message) => INTERNAL.error(|| format!("internal: {message}")),
+            ApiError::Unavailable(message) => UNAVAILABLE.error(|| format!("database: {message}")),
+            _ => {}
         }
         let mut response = (
             status,

@@ -7,6 +7,7 @@
 //! The front-end stays thin: [`game`] turns JSON into core types, [`pool`] runs engine work off
 //! the async threads with a bounded number of slots, a bounded queueing time and a stop flag per
 //! search, and [`error`] maps every refusal to its HTTP status and stable code in one place.
+//! [`rooms`] is the one stateful part: games between two devices, stored in a database.
 //!
 //! ```no_run
 //! let config = mnk_server::ServerConfig::default();
@@ -28,6 +29,7 @@ pub mod opening;
 pub mod play;
 pub mod pool;
 pub mod refusals;
+pub mod rooms;
 
 use std::future::Future;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -37,6 +39,7 @@ pub use api::router;
 pub use clients::ClientQuota;
 pub use connection::ConnectionLimits;
 pub use error::ApiError;
+pub use rooms::RoomConfig;
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -60,6 +63,11 @@ pub struct ServerConfig {
     pub connections: ConnectionLimits,
     /// What each client (address) may ask of the engine.
     pub clients: ClientQuota,
+    /// Where rooms are stored: `sqlite://FILE`, `memory` (the default here; `mnk serve` uses
+    /// `sqlite://mnk.db`) or `postgres://…` (see [`rooms::store::Store::open`]).
+    pub database: String,
+    /// Limits and timings of the rooms.
+    pub rooms: RoomConfig,
 }
 
 impl Default for ServerConfig {
@@ -73,6 +81,8 @@ impl Default for ServerConfig {
             default_think: Duration::from_secs(1),
             connections: ConnectionLimits::default(),
             clients: ClientQuota::default(),
+            database: "memory".to_string(),
+            rooms: RoomConfig::default(),
         }
     }
 }
@@ -92,9 +102,10 @@ pub fn serve(config: ServerConfig) -> std::io::Result<()> {
         let addr = listener.local_addr()?;
         log::log_panics_in_one_line();
         let descriptors = connection::raise_descriptor_limit();
+        let app = App::open(&config).await?;
         println!("mnk is being served at http://{addr}/ (Ctrl-C stops it)");
-        tracing::info!(%addr, threads = config.threads, ?descriptors, "listening");
-        run(listener, &config, shutdown_signal()).await?;
+        tracing::info!(%addr, threads = config.threads, ?descriptors, database = %shown_url(&config.database), "listening");
+        app.serve(listener, &config, shutdown_signal()).await?;
         tracing::info!("stopped");
         Ok::<(), std::io::Error>(())
     })?;
@@ -104,14 +115,78 @@ pub fn serve(config: ServerConfig) -> std::io::Result<()> {
 }
 
 /// Serves the app on `listener` until `shutdown` resolves, then drains within the configured
-/// time (see [`connection`]). [`serve`] calls it; tests call it on a port of their own.
+/// time (see [`connection`]). Tests call it on a port of their own.
 pub async fn run(
     listener: tokio::net::TcpListener,
     config: &ServerConfig,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
-    let (app, pool) = api::app(config);
-    connection::serve(listener, app, config.connections.clone(), pool, shutdown).await
+    App::open(config)
+        .await?
+        .serve(listener, config, shutdown)
+        .await
+}
+
+/// The whole server before it listens: the router, the engine pool and the rooms' database.
+#[derive(Debug)]
+pub struct App {
+    router: axum::Router,
+    pool: std::sync::Arc<pool::EnginePool>,
+    rooms: std::sync::Arc<rooms::Rooms>,
+}
+
+impl App {
+    /// Builds the app and opens the rooms' database (creating it and migrating its schema).
+    pub async fn open(config: &ServerConfig) -> std::io::Result<App> {
+        let pool = api::engine_pool(config);
+        let rooms = rooms::Rooms::open(&config.database, config.rooms.clone(), pool.clone())
+            .await
+            .map_err(|e| {
+                std::io::Error::other(format!(
+                    "cannot open the rooms' database {}: {e}",
+                    shown_url(&config.database)
+                ))
+            })?;
+        let router = api::assemble(config, pool.clone(), Some(rooms.clone()));
+        Ok(App {
+            router,
+            pool,
+            rooms,
+        })
+    }
+
+    /// Serves on `listener` until `shutdown` resolves; rooms' sockets are closed then too.
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        config: &ServerConfig,
+        shutdown: impl Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        let rooms = self.rooms;
+        let shutdown = async move {
+            shutdown.await;
+            rooms.close();
+        };
+        connection::serve(
+            listener,
+            self.router,
+            config.connections.clone(),
+            self.pool,
+            shutdown,
+        )
+        .await
+    }
+}
+
+/// A database URL without its password, for logs and messages.
+fn shown_url(url: &str) -> String {
+    let (Some(scheme), Some(at)) = (url.find("://"), url.rfind('@')) else {
+        return url.to_string();
+    };
+    match url[scheme + 3..at.max(scheme + 3)].split_once(':') {
+        Some((user, _password)) => format!("{}{user}:…{}", &url[..scheme + 3], &url[at..]),
+        None => url.to_string(),
+    }
 }
 
 /// Binds a listener, turning the usual failures into messages that say what to do.
@@ -168,4 +243,19 @@ async fn shutdown_signal() {
         () = terminate => {}
     }
     tracing::info!("shutting down: finishing the requests in flight");
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn database_urls_are_shown_without_their_password() {
+        let shown = super::shown_url;
+        assert_eq!(
+            shown("postgres://mnk:secret@db/mnk"),
+            "postgres://mnk:…@db/mnk"
+        );
+        assert_eq!(shown("postgres://mnk@db/mnk"), "postgres://mnk@db/mnk");
+        assert_eq!(shown("sqlite://mnk.db"), "sqlite://mnk.db");
+        assert_eq!(shown("memory"), "memory");
+    }
 }

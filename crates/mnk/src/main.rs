@@ -54,7 +54,15 @@ struct ServeArgs {
     /// level 6 on large boards and the analysis board.
     #[arg(long = "search-threads", value_name = "N", value_parser = search_threads)]
     search_threads: Option<usize>,
+    /// Where rooms (games with a friend) are stored: sqlite://FILE (created if missing),
+    /// memory (lost when the server stops), or postgres://USER@HOST/DB to share rooms between
+    /// several servers.
+    #[arg(long, value_name = "URL", default_value = DEFAULT_DATABASE)]
+    database: String,
 }
+
+/// Where `mnk serve` stores rooms unless told: a file in the directory it runs in.
+const DEFAULT_DATABASE: &str = "sqlite://mnk.db";
 
 /// Arguments of `mnk bench`.
 #[derive(clap::Args, Debug)]
@@ -77,9 +85,13 @@ fn search_threads(text: &str) -> Result<usize, String> {
 }
 
 fn serve(args: Option<ServeArgs>) -> Result<(), String> {
-    let mut config = mnk_server::ServerConfig::default();
+    let mut config = mnk_server::ServerConfig {
+        database: DEFAULT_DATABASE.to_string(),
+        ..mnk_server::ServerConfig::default()
+    };
     if let Some(args) = args {
         config.addr = args.addr;
+        config.database = args.database;
         if let Some(search_threads) = args.search_threads {
             config.search_threads = search_threads;
             // Each slot keeps that many cores busy.

@@ -21,6 +21,7 @@ fn served_at(line: &str) -> String {
 fn sigterm_with_a_half_sent_request_and_a_running_search_exits_within_two_seconds() {
     let mut server = Command::new(env!("CARGO_BIN_EXE_mnk"))
         .args(["serve", "--addr", "127.0.0.1:0", "--threads", "2"])
+        .args(["--database", "memory"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -1,0 +1,538 @@
+//! Rooms: two people (or a person and a bot) playing one game from two devices, spectators
+//! watching, the game stored so that neither a reload nor a server killed mid-game loses it.
+//!
+//! The one stateful part of the server, beside the stateless API. Its layers:
+//! - [`store`]: the database (SQLite by default, PostgreSQL for several servers). Every change is
+//!   one transaction conditional on the room's version, so changes decided on stale readings,
+//!   here or on another server, are refused and decided again.
+//! - [`referee`]: pure decisions: from a room as read and what a seat asks, the steps to store or
+//!   the refusal. mnk-core judges every move.
+//! - [`Rooms`] (here): read, decide, store, then tell the watchers ([`hub`]) and let a bot
+//!   move if one is due. A move is acknowledged only after its transaction has committed.
+//! - [`http`] and [`socket`]: the JSON endpoints and the WebSocket, two doors to the same
+//!   actions; `GET /api/rooms/ID?after=V` is the long-poll fallback for clients without sockets.
+//!
+//! Seats are held by tokens (random, kept by the browser; the database keeps their SHA-256).
+//! Room ids are random too: knowing one lets a person watch, not play.
+
+pub mod http;
+pub mod hub;
+pub mod ids;
+pub mod referee;
+pub mod socket;
+pub mod store;
+pub mod view;
+
+use std::collections::HashSet;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use governor::{DefaultKeyedRateLimiter, Quota};
+use mnk_engine::bots::{self, BotSpec};
+use mnk_engine::{Deadline, Limits};
+use tokio::sync::{watch, Semaphore};
+
+use crate::clients::Client;
+use crate::error::ApiError;
+use crate::pool::EnginePool;
+use hub::{Hub, Push};
+use referee::Action;
+use store::{Applied, Op, Snapshot, Store, StoreError};
+use view::{state_view, ServerMessage};
+
+/// Settings of the rooms.
+#[derive(Clone, Debug)]
+pub struct RoomConfig {
+    /// Rooms one address may create per minute, on average.
+    pub creations_per_minute: u32,
+    /// Rooms one address may create at once after a pause.
+    pub creation_burst: u32,
+    /// How long a room may go without a change or a connected client before it is closed.
+    pub idle: Duration,
+    /// How often idle rooms are looked for (and rooms with clients marked as seen).
+    pub sweep_every: Duration,
+    /// WebSockets open at once on this server.
+    pub max_sockets: usize,
+    /// How long a bot thinks over a move.
+    pub bot_think: Duration,
+}
+
+impl Default for RoomConfig {
+    fn default() -> RoomConfig {
+        RoomConfig {
+            creations_per_minute: 20,
+            creation_burst: 10,
+            idle: Duration::from_secs(60 * 60),
+            sweep_every: Duration::from_secs(60),
+            max_sockets: 16_384,
+            bot_think: Duration::from_millis(1000),
+        }
+    }
+}
+
+/// The rooms of this server: the store, the watchers, the limits.
+#[derive(Debug)]
+pub struct Rooms {
+    store: Store,
+    hub: Hub,
+    config: RoomConfig,
+    creations: DefaultKeyedRateLimiter<IpAddr>,
+    sockets: Arc<Semaphore>,
+    pool: Arc<EnginePool>,
+    /// Rooms whose bot is thinking on this server (one search per room at a time).
+    thinking: Mutex<HashSet<String>>,
+    /// Raised when the server shuts down: sockets close, background tasks end.
+    closing: watch::Sender<bool>,
+}
+
+/// Milliseconds since the Unix epoch: the time of every stored event.
+#[must_use]
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        match error {
+            StoreError::Database(_) => ApiError::Unavailable(error.to_string()),
+            _ => ApiError::Internal(error.to_string()),
+        }
+    }
+}
+
+/// How many times a change decided on a stale reading is decided again before giving up.
+const CHANGE_ATTEMPTS: usize = 8;
+
+impl Rooms {
+    /// Opens the database at `url` (see [`Store::open`]) and starts the background work: closing
+    /// idle rooms, and with PostgreSQL, hearing other servers' changes.
+    pub async fn open(
+        url: &str,
+        config: RoomConfig,
+        pool: Arc<EnginePool>,
+    ) -> Result<Arc<Rooms>, StoreError> {
+        let store = Store::open(url).await?;
+        let per_minute = NonZeroU32::new(config.creations_per_minute.max(1)).expect("positive");
+        let burst = NonZeroU32::new(config.creation_burst.max(1)).expect("positive");
+        let rooms = Arc::new(Rooms {
+            store,
+            hub: Hub::default(),
+            creations: governor::RateLimiter::keyed(
+                Quota::per_minute(per_minute).allow_burst(burst),
+            ),
+            sockets: Arc::new(Semaphore::new(config.max_sockets.max(1))),
+            config,
+            pool,
+            thinking: Mutex::new(HashSet::new()),
+            closing: watch::channel(false).0,
+        });
+        tokio::spawn(sweep(Arc::downgrade(&rooms), rooms.closing.subscribe()));
+        if let Store::Postgres(pg) = &rooms.store {
+            let listener = listen(
+                Arc::downgrade(&rooms),
+                pg.clone(),
+                rooms.closing.subscribe(),
+            );
+            tokio::spawn(listener);
+        }
+        Ok(rooms)
+    }
+
+    /// Shuts the rooms down: every socket is closed (clients reconnect, to this server once it
+    /// is back or to another), background work ends.
+    pub fn close(&self) {
+        let _ = self.closing.send(true);
+    }
+
+    /// Reads room `id`: `unknown_room` if there is none (or `id` cannot be one).
+    pub async fn load(&self, id: &str) -> Result<Snapshot, ApiError> {
+        if !ids::is_room_id(id) {
+            return Err(unknown_room(id));
+        }
+        self.store.load(id).await?.ok_or_else(|| unknown_room(id))
+    }
+
+    /// Reads game `number` of room `id` (`unknown_room` when there is no such game).
+    pub async fn load_game(&self, id: &str, number: i64) -> Result<Snapshot, ApiError> {
+        if !ids::is_room_id(id) {
+            return Err(unknown_room(id));
+        }
+        self.store
+            .load_game(id, number)
+            .await?
+            .ok_or_else(|| ApiError::UnknownRoom(format!("room {id} has no game {number}")))
+    }
+
+    /// Reads room `id`, first ending its game on time if a flag has fallen (so that every
+    /// reader sees the loss, and no move comes after it).
+    pub async fn current(self: &Arc<Self>, id: &str) -> Result<Snapshot, ApiError> {
+        self.change(id, |_, _| Ok(Vec::new())).await
+    }
+
+    /// The core of every change: read the room, let `decide` say what to do, store it if nobody
+    /// changed the room meanwhile (else read and decide again), then tell the watchers.
+    async fn change<F>(self: &Arc<Self>, id: &str, mut decide: F) -> Result<Snapshot, ApiError>
+    where
+        F: FnMut(&Snapshot, i64) -> Result<Vec<Op>, ApiError>,
+    {
+        for _ in 0..CHANGE_ATTEMPTS {
+            let snap = self.load(id).await?;
+            let now = now_ms();
+            let game = referee::game(&snap)?;
+            if let Some(flag) = referee::flag_fall(&snap, &game, now) {
+                // The flag fell first: store that, then decide on the game as it ended (which
+                // refuses a move with `game_over`).
+                if let Applied::Done(_) =
+                    self.store.apply(id, snap.room.version, now, &flag).await?
+                {
+                    self.after_change(&self.load(id).await?);
+                }
+                continue;
+            }
+            let ops = decide(&snap, now)?;
+            if ops.is_empty() {
+                // Nothing changes; a bot left due by a restart starts thinking again.
+                self.wake_bot(&snap);
+                return Ok(snap);
+            }
+            if let Applied::Done(_) = self.store.apply(id, snap.room.version, now, &ops).await? {
+                let fresh = self.load(id).await?;
+                self.after_change(&fresh);
+                return Ok(fresh);
+            }
+        }
+        Err(ApiError::Unavailable(
+            "the room kept changing while this request was decided: try again".into(),
+        ))
+    }
+
+    /// What follows a change: the watchers told, a bot set thinking if it is due, the fall of
+    /// the running clock's flag awaited.
+    fn after_change(self: &Arc<Self>, snap: &Snapshot) {
+        self.publish(snap);
+        self.wake_bot(snap);
+        self.arm_flag(snap);
+    }
+
+    /// With a clock running and watchers here: reads the room again when the flag would fall,
+    /// so that the loss on time is stored and shown without waiting for anyone to act.
+    fn arm_flag(self: &Arc<Self>, snap: &Snapshot) {
+        if self.hub.watched(&snap.room.id).is_none() {
+            return;
+        }
+        let Ok(game) = referee::game(snap) else {
+            return;
+        };
+        let Some((x, o, Some(side))) = referee::clocks(snap, &game, now_ms()) else {
+            return;
+        };
+        let left = if side == mnk_core::Player::X { x } else { o };
+        let wait = Duration::from_millis(left.max(0) as u64 + 20);
+        let (rooms, id, version) = (
+            Arc::downgrade(self),
+            snap.room.id.clone(),
+            snap.room.version,
+        );
+        let mut closing = self.closing.subscribe();
+        tokio::spawn(async move {
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = closed(&mut closing) => return,
+            }
+            let Some(rooms) = rooms.upgrade() else {
+                return;
+            };
+            // Moved meanwhile: that change armed its own timer.
+            if rooms.hub.watched(&id) == Some(version) {
+                let _ = rooms.current(&id).await;
+            }
+        });
+    }
+
+    /// Sends the room's state to its watchers on this server.
+    fn publish(&self, snap: &Snapshot) {
+        if self.hub.watched(&snap.room.id).is_none() {
+            return;
+        }
+        if let Ok(state) = state_view(snap, now_ms()) {
+            let text = ServerMessage::State {
+                state: Box::new(state),
+            }
+            .text();
+            self.hub.publish(
+                &snap.room.id,
+                Push {
+                    version: snap.room.version,
+                    text: Arc::from(text),
+                },
+            );
+        }
+    }
+
+    /// Starts the bot's move when it is a bot's turn (once per room on this server).
+    fn wake_bot(self: &Arc<Self>, snap: &Snapshot) {
+        let Ok(game) = referee::game(snap) else {
+            return;
+        };
+        let Some((seat, bot)) = view::bot_due(snap, game.pos.to_move()) else {
+            return;
+        };
+        let room = snap.room.id.clone();
+        if !self.lock_thinking().insert(room.clone()) {
+            return;
+        }
+        let rooms = self.clone();
+        let ply = game.pos.ply();
+        tokio::spawn(async move {
+            let answer = rooms.bot_move(&bot, game.pos).await;
+            rooms.lock_thinking().remove(&room);
+            let result = match answer {
+                Ok(cell) => rooms.act(&room, seat, &Action::Move { ply, cell }).await,
+                Err(e) => Err(e),
+            };
+            // A stale ply means a person acted meanwhile (a resignation): nothing to do.
+            if let Err(e) = result {
+                if e.code() != "stale_ply" && e.code() != "game_over" {
+                    tracing::warn!(%room, "the bot could not move: {e}");
+                }
+            }
+        });
+    }
+
+    fn lock_thinking(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.thinking
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The bot's move in `pos`, thought in the engine pool like any computer move.
+    async fn bot_move(&self, bot: &str, pos: mnk_core::Position) -> Result<String, ApiError> {
+        let spec: BotSpec = bot.parse().map_err(ApiError::from)?;
+        let budget = self.config.bot_think;
+        let seed = pos.hash();
+        self.pool
+            .run(Client(None), move |stop| {
+                let limits = Limits {
+                    deadline: Some(Deadline::from_now(budget)),
+                    stop: Some(stop),
+                    ..Limits::default()
+                };
+                let mut player = bots::create(&spec, pos.rules(), seed)?;
+                let choice = player.choose(&pos, &limits)?;
+                Ok(pos.rules().cell_name(choice.cell))
+            })
+            .await
+    }
+
+    /// `action` by seat `seat` of room `id`.
+    pub async fn act(
+        self: &Arc<Self>,
+        id: &str,
+        seat: usize,
+        action: &Action,
+    ) -> Result<Snapshot, ApiError> {
+        self.change(id, |snap, now| referee::decide(snap, seat, action, now))
+            .await
+    }
+
+    /// The seat a token holds in room `id`, or `bad_token`.
+    pub async fn seat(self: &Arc<Self>, id: &str, token: &str) -> Result<usize, ApiError> {
+        let snap = self.load(id).await?;
+        referee::seat_of_token(&snap, &ids::token_hash(token)).ok_or_else(bad_token)
+    }
+
+    /// Stores a new room; answers it (with the creator in seat 0) once it is committed.
+    pub async fn create(
+        self: &Arc<Self>,
+        client: Client,
+        new: store::NewRoom,
+    ) -> Result<Snapshot, ApiError> {
+        if let Client(Some(ip)) = client {
+            if self.creations.check_key(&ip).is_err() {
+                return Err(ApiError::RateLimited {
+                    retry_after_secs: 60 / u64::from(self.config.creations_per_minute.max(1)) + 1,
+                    message: format!(
+                        "too many rooms created from your address: at most {} a minute",
+                        self.config.creations_per_minute
+                    ),
+                });
+            }
+        }
+        self.store.create(&new, now_ms()).await?;
+        let snap = self.load(&new.id).await?;
+        self.wake_bot(&snap);
+        Ok(snap)
+    }
+
+    /// Seats the holder of `token` (a returning player), or a newcomer in the free seat (with a
+    /// new token), or no one (a spectator): `(seat, token)`.
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(Snapshot, Option<(usize, String)>), ApiError> {
+        if let Some(token) = token {
+            let snap = self.current(id).await?;
+            let seat =
+                referee::seat_of_token(&snap, &ids::token_hash(token)).ok_or_else(bad_token)?;
+            return Ok((snap, Some((seat, token.to_string()))));
+        }
+        let fresh = ids::new_token();
+        let hash = ids::token_hash(&fresh);
+        let mut seated = None;
+        let snap = self
+            .change(id, |snap, _| {
+                seated = None;
+                let Some((seat, ops)) = referee::take_free_seat(snap, Some(hash.clone()), None)
+                else {
+                    return Ok(Vec::new());
+                };
+                seated = Some(seat);
+                Ok(ops)
+            })
+            .await?;
+        Ok((snap, seated.map(|seat| (seat, fresh))))
+    }
+
+    /// Invites bot `bot` (checked to play the room's rules) to the free seat.
+    pub async fn invite(self: &Arc<Self>, id: &str, bot: &BotSpec) -> Result<Snapshot, ApiError> {
+        let snap = self.load(id).await?;
+        bots::check_rules(bot, &referee::game(&snap)?.rules).map_err(ApiError::from)?;
+        let name = bot.to_string();
+        self.change(id, |snap, _| {
+            referee::take_free_seat(snap, None, Some(name.clone()))
+                .map(|(_, ops)| ops)
+                .ok_or_else(|| ApiError::SeatTaken("both seats are taken".into()))
+        })
+        .await
+    }
+
+    /// The room after version `after`: at once if it is newer, else when it changes or when
+    /// `wait` is up (then as it is).
+    pub async fn after(
+        self: &Arc<Self>,
+        id: &str,
+        after: i64,
+        wait: Duration,
+    ) -> Result<Snapshot, ApiError> {
+        let mut watcher = self.hub.subscribe(id);
+        let snap = self.current(id).await?;
+        if snap.room.version > after {
+            return Ok(snap);
+        }
+        let deadline = tokio::time::Instant::now() + wait;
+        let mut closing = self.closing.subscribe();
+        loop {
+            tokio::select! {
+                push = watcher.recv() => match push {
+                    Ok(push) if push.version <= after => continue,
+                    _ => break,
+                },
+                () = tokio::time::sleep_until(deadline) => break,
+                () = closed(&mut closing) => break,
+            }
+        }
+        self.load(id).await
+    }
+}
+
+/// Resolves once `closing` is raised (or its sender is gone).
+pub(crate) async fn closed(closing: &mut watch::Receiver<bool>) {
+    // The guard `wait_for` answers is dropped here, not held across a caller's awaits.
+    let _ = closing.wait_for(|&c| c).await;
+}
+
+fn unknown_room(id: &str) -> ApiError {
+    let shown: String = id.chars().take(32).collect();
+    ApiError::UnknownRoom(format!("there is no room {shown:?}: check the link"))
+}
+
+fn bad_token() -> ApiError {
+    ApiError::BadToken("this token holds no seat in this room: you can watch, not play".into())
+}
+
+/// Every [`RoomConfig::sweep_every`]: marks the rooms watched here as seen, closes the rooms
+/// nobody has been seen in for [`RoomConfig::idle`].
+async fn sweep(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>) {
+    loop {
+        let every = match rooms.upgrade() {
+            Some(rooms) => rooms.config.sweep_every,
+            None => return,
+        };
+        tokio::select! {
+            () = tokio::time::sleep(every) => {}
+            () = closed(&mut closing) => return,
+        }
+        let Some(rooms) = rooms.upgrade() else {
+            return;
+        };
+        let now = now_ms();
+        let watched = rooms.hub.sweep();
+        let cutoff = now - rooms.config.idle.as_millis() as i64;
+        let done = async {
+            rooms.store.touch(&watched, now).await?;
+            rooms.store.close_idle(cutoff, now).await
+        };
+        match done.await {
+            Ok(0) => {}
+            Ok(closed) => tracing::info!(closed, "closed rooms without players"),
+            Err(e) => tracing::warn!("sweeping rooms failed: {e}"),
+        }
+    }
+}
+
+/// With PostgreSQL: hears the changes other servers make and publishes them to this server's
+/// watchers. A lost connection is re-established (changes missed meanwhile reach watchers with
+/// the next change, or when they reconnect).
+async fn listen(
+    rooms: std::sync::Weak<Rooms>,
+    pool: sqlx::PgPool,
+    mut closing: watch::Receiver<bool>,
+) {
+    loop {
+        let mut listener = match sqlx::postgres::PgListener::connect_with(&pool).await {
+            Ok(listener) => listener,
+            Err(e) => {
+                tracing::warn!("cannot listen for other servers' changes: {e}");
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_secs(1)) => continue,
+                    () = closed(&mut closing) => return,
+                }
+            }
+        };
+        if let Err(e) = listener.listen(store::NOTIFY_CHANNEL).await {
+            tracing::warn!("cannot listen for other servers' changes: {e}");
+            continue;
+        }
+        loop {
+            let heard = tokio::select! {
+                heard = listener.recv() => heard,
+                () = closed(&mut closing) => return,
+            };
+            let Ok(notification) = heard else {
+                break;
+            };
+            let Some(rooms) = rooms.upgrade() else {
+                return;
+            };
+            let Some((room, version)) = notification.payload().split_once(':') else {
+                continue;
+            };
+            let newer = version
+                .parse::<i64>()
+                .is_ok_and(|v| rooms.hub.watched(room).is_some_and(|sent| v > sent));
+            if newer {
+                let room = room.to_string();
+                tokio::spawn(async move {
+                    if let Ok(snap) = rooms.load(&room).await {
+                        rooms.publish(&snap);
+                    }
+                });
+            }
+        }
+    }
+}

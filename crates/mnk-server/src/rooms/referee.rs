@@ -1,0 +1,336 @@
+//! The referee of a room: given a [`Snapshot`] and what a seat asks, either the steps that
+//! change the room ([`Op`]s, which the store applies only if nobody changed the room meanwhile)
+//! or the refusal. Pure functions of the snapshot and the time: the service around them does
+//! the reading, writing and telling.
+//!
+//! mnk-core alone decides what is legal and when a game is over; the referee adds what a room
+//! adds to a game: seats, turns, the ply a client expects, clocks, resigning, offers, rematches.
+
+use mnk_core::{Cell, Outcome, Player, Position, Rules};
+
+use super::store::{Op, Snapshot};
+use super::view::{state_view, RoomView};
+use crate::error::ApiError;
+
+/// What a seat asks of its room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A move at `ply` (the client's count of moves so far) on `cell`.
+    Move {
+        /// The ply the client expects to play.
+        ply: usize,
+        /// The cell, in either notation.
+        cell: String,
+    },
+    /// Resign the current game.
+    Resign,
+    /// Offer a draw, or accept the opponent's offer.
+    Draw,
+    /// Offer a rematch with colours swapped, or accept the opponent's offer.
+    Rematch,
+}
+
+/// A room's current game, read with mnk-core.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The rules.
+    pub rules: Rules,
+    /// The position after the stored moves.
+    pub pos: Position,
+}
+
+/// Reads the current game of a snapshot. A stored game that does not replay is damage, not a
+/// client's error.
+pub fn game(snap: &Snapshot) -> Result<Game, ApiError> {
+    let damaged = |what: String| ApiError::Internal(format!("room {} holds {what}", snap.room.id));
+    let rules: Rules = snap
+        .room
+        .rules
+        .parse()
+        .map_err(|e| damaged(format!("unreadable rules: {e}")))?;
+    let mut pos = Position::new(rules);
+    for stored in &snap.moves {
+        let cell: Cell = stored
+            .cell
+            .parse()
+            .map_err(|e| damaged(format!("an unreadable move: {e}")))?;
+        pos.try_play(cell)
+            .map_err(|e| damaged(format!("an illegal move: {e}")))?;
+    }
+    Ok(Game { rules, pos })
+}
+
+/// The colour seat `seat` plays in the current game.
+#[must_use]
+pub fn colour_of(snap: &Snapshot, seat: usize) -> Player {
+    if i64::try_from(seat).ok() == Some(snap.game.x_seat) {
+        Player::X
+    } else {
+        Player::O
+    }
+}
+
+/// The seat playing `colour` in the current game.
+#[must_use]
+pub fn seat_of(snap: &Snapshot, colour: Player) -> usize {
+    let x = usize::from(snap.game.x_seat == 1);
+    if colour == Player::X {
+        x
+    } else {
+        1 - x
+    }
+}
+
+/// Whether the current game has a result.
+#[must_use]
+pub fn is_over(snap: &Snapshot) -> bool {
+    snap.game.result.is_some()
+}
+
+/// The game's two clocks at `now`, in milliseconds left (X's, O's), and whose is running.
+#[must_use]
+pub fn clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<(i64, i64, Option<Player>)> {
+    let (initial, _) = snap.room.clock?;
+    let mover = |ply: usize| {
+        if ply % 2 == 0 {
+            game.rules.first()
+        } else {
+            game.rules.first().opponent()
+        }
+    };
+    let mut left = [initial, initial];
+    for (ply, stored) in snap.moves.iter().enumerate() {
+        left[usize::from(mover(ply) == Player::O)] = stored.clock_ms.unwrap_or(initial);
+    }
+    let running = snap
+        .game
+        .started_ms
+        .filter(|_| !is_over(snap))
+        .map(|started| {
+            let since = snap.moves.last().map_or(started, |m| m.played_ms);
+            let side = mover(snap.moves.len());
+            left[usize::from(side == Player::O)] -= (now - since).max(0);
+            side
+        });
+    if snap.game.reason.as_deref() == Some("time") {
+        // Lost on time: the side to move's clock stopped at zero.
+        left[usize::from(mover(snap.moves.len()) == Player::O)] = 0;
+    }
+    Some((left[0], left[1], running))
+}
+
+/// The steps that end the game on time if the side to move has run out of it at `now`.
+#[must_use]
+pub fn flag_fall(snap: &Snapshot, game: &Game, now: i64) -> Option<Vec<Op>> {
+    let (x, o, running) = clocks(snap, game, now)?;
+    let side = running?;
+    let left = if side == Player::X { x } else { o };
+    (left <= 0).then(|| finish(snap, Some(side.opponent()), "time"))
+}
+
+/// The steps that end the current game: `winner` (or a draw) for `reason`.
+fn finish(snap: &Snapshot, winner: Option<Player>, reason: &str) -> Vec<Op> {
+    vec![
+        Op::Finish {
+            game: snap.game.number,
+            result: winner.map_or_else(|| "draw".to_string(), |p| p.to_string()),
+            reason: reason.to_string(),
+        },
+        Op::Offer(None),
+    ]
+}
+
+/// Decides `action` by seat `seat` at `now`.
+pub fn decide(
+    snap: &Snapshot,
+    seat: usize,
+    action: &Action,
+    now: i64,
+) -> Result<Vec<Op>, ApiError> {
+    if snap.room.closed_ms.is_some() {
+        return Err(ApiError::RoomClosed(
+            "this room was closed after a long time without players: create a new one".into(),
+        ));
+    }
+    let game = game(snap)?;
+    match action {
+        Action::Move { ply, cell } => play(snap, &game, seat, *ply, cell, now),
+        Action::Resign => {
+            playing(snap)?;
+            Ok(finish(
+                snap,
+                Some(colour_of(snap, seat).opponent()),
+                "resigned",
+            ))
+        }
+        Action::Draw => draw(snap, seat),
+        Action::Rematch => rematch(snap, seat),
+    }
+}
+
+/// Refuses what needs a game in progress: one over, or one still waiting for its second player.
+fn playing(snap: &Snapshot) -> Result<(), ApiError> {
+    if is_over(snap) {
+        return Err(ApiError::GameOver {
+            index: None,
+            message: "this game is over: offer a rematch to play again".into(),
+        });
+    }
+    if snap.game.started_ms.is_none() {
+        return Err(ApiError::Waiting(
+            "the other seat is still free: share the room's link, or invite a bot".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A move: the game in progress, the expected ply, the seat's turn, then mnk-core's verdict.
+fn play(
+    snap: &Snapshot,
+    game: &Game,
+    seat: usize,
+    ply: usize,
+    text: &str,
+    now: i64,
+) -> Result<Vec<Op>, ApiError> {
+    playing(snap)?;
+    let stale = |message: String| ApiError::StalePly {
+        message,
+        state: Box::new(view_json(snap, now)),
+    };
+    if ply != snap.moves.len() {
+        return Err(stale(format!(
+            "the game is at ply {}, not {ply}: here is the game as it stands",
+            snap.moves.len()
+        )));
+    }
+    if colour_of(snap, seat) != game.pos.to_move() {
+        return Err(ApiError::NotYourTurn(format!(
+            "it is {}'s turn, and you play {}",
+            game.pos.to_move(),
+            colour_of(snap, seat)
+        )));
+    }
+    crate::game::check_move_count(&game.rules, ply + 1)?;
+    let cell: Cell = text.parse().map_err(|e| ApiError::BadCell {
+        index: ply,
+        message: format!("{e}"),
+    })?;
+    let mut pos = game.pos.clone();
+    pos.try_play(cell)
+        .map_err(|e| ApiError::from_play(ply, &e))?;
+    let clock_ms = clocks(snap, game, now).map(|(x, o, _)| {
+        let left = if pos.to_move() == Player::O { x } else { o };
+        left + snap.room.clock.map_or(0, |(_, increment)| increment)
+    });
+    let mut ops = vec![Op::Move {
+        game: snap.game.number,
+        ply: ply as i64,
+        cell: game.rules.cell_name(cell),
+        clock_ms,
+    }];
+    if snap.room.offer.is_some() {
+        // A move answers a draw offer: the game goes on.
+        ops.push(Op::Offer(None));
+    }
+    if let Some((winner, reason)) = ending(&pos) {
+        ops.extend(finish(snap, winner, reason));
+    }
+    Ok(ops)
+}
+
+/// How a position ends the game, if it does: the winner (none for a draw) and why.
+fn ending(pos: &Position) -> Option<(Option<Player>, &'static str)> {
+    match pos.outcome() {
+        Outcome::Win { winner, .. } => Some((Some(*winner), "line")),
+        Outcome::Draw => Some((None, "full")),
+        Outcome::Ongoing if pos.no_line_left() => Some((None, "no_line_left")),
+        Outcome::Ongoing => None,
+    }
+}
+
+/// The offer text for `kind` by `seat`: `draw:0`.
+fn offer(kind: &str, seat: usize) -> String {
+    format!("{kind}:{seat}")
+}
+
+/// A draw offer, or the acceptance of the opponent's.
+fn draw(snap: &Snapshot, seat: usize) -> Result<Vec<Op>, ApiError> {
+    playing(snap)?;
+    let offered = snap.room.offer.as_deref();
+    if offered == Some(offer("draw", 1 - seat).as_str()) {
+        return Ok(finish(snap, None, "agreed"));
+    }
+    if offered == Some(offer("draw", seat).as_str()) {
+        return Ok(Vec::new());
+    }
+    Ok(vec![Op::Offer(Some(offer("draw", seat)))])
+}
+
+/// A rematch offer, or its acceptance (a bot always accepts): a new game, colours swapped.
+fn rematch(snap: &Snapshot, seat: usize) -> Result<Vec<Op>, ApiError> {
+    if !is_over(snap) {
+        return Err(ApiError::GameNotOver(
+            "the game is still being played: resign or offer a draw first".into(),
+        ));
+    }
+    let offered = snap.room.offer.as_deref();
+    let accepted =
+        offered == Some(offer("rematch", 1 - seat).as_str()) || snap.seats[1 - seat].bot.is_some();
+    if !accepted {
+        if offered == Some(offer("rematch", seat).as_str()) {
+            return Ok(Vec::new());
+        }
+        return Ok(vec![Op::Offer(Some(offer("rematch", seat)))]);
+    }
+    let number = snap.game.number + 1;
+    Ok(vec![
+        Op::NewGame {
+            number,
+            x_seat: 1 - snap.game.x_seat,
+        },
+        Op::CurrentGame(number),
+        Op::Offer(None),
+    ])
+}
+
+/// The seat a token hash holds in the room, if any.
+#[must_use]
+pub fn seat_of_token(snap: &Snapshot, hash: &str) -> Option<usize> {
+    snap.seats
+        .iter()
+        .position(|s| s.token_hash.as_deref() == Some(hash))
+}
+
+/// The steps that seat a newcomer (token hash or bot) in the free seat, starting the game when
+/// both seats are then taken; `None` when no seat is free.
+#[must_use]
+pub fn take_free_seat(
+    snap: &Snapshot,
+    token_hash: Option<String>,
+    bot: Option<String>,
+) -> Option<(usize, Vec<Op>)> {
+    if snap.room.closed_ms.is_some() {
+        return None;
+    }
+    let seat = snap.seats.iter().position(|s| !s.is_taken())?;
+    let mut ops = vec![Op::TakeSeat {
+        seat: seat as i64,
+        token_hash,
+        bot,
+    }];
+    if snap.seats[1 - seat].is_taken() && snap.game.started_ms.is_none() {
+        ops.push(Op::StartGame {
+            game: snap.game.number,
+        });
+    }
+    Some((seat, ops))
+}
+
+/// The room as clients see it, as JSON (for refusals that carry the state).
+#[must_use]
+pub fn view_json(snap: &Snapshot, now: i64) -> serde_json::Value {
+    state_view(snap, now).map_or(serde_json::Value::Null, |v: RoomView| {
+        serde_json::to_value(v).unwrap_or_default()
+    })
+}

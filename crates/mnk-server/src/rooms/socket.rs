@@ -1,0 +1,253 @@
+//! A room's WebSocket: the room's state pushed after every change, and the same actions as the
+//! HTTP endpoints sent as JSON messages ([`ClientMessage`], answered with [`ServerMessage`]).
+//!
+//! The socket outlives the HTTP connection it was upgraded from, so it keeps its own limits:
+//! messages of at most [`MAX_MESSAGE`] bytes (larger ones up to [`MAX_WIRE`] are refused with
+//! `too_large`, beyond that the socket is closed with 1009), [`MESSAGES_PER_SECOND`] a socket, a
+//! ping every [`PING_EVERY`] and closing when nothing was heard for [`SILENCE`], at most
+//! [`super::RoomConfig::max_sockets`] at once, and closing with 1001 when the server shuts down.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use governor::{DefaultDirectRateLimiter, Quota};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
+
+use super::referee::{colour_of, Action};
+use super::view::{state_view, ClientMessage, ServerMessage};
+use super::{closed, now_ms, Rooms};
+use crate::error::ApiError;
+
+/// The largest message a client may send.
+pub const MAX_MESSAGE: usize = 4 * 1024;
+/// The largest message read at all; past it the socket is closed.
+pub const MAX_WIRE: usize = 64 * 1024;
+/// Messages a client may send per second (twice as many at once after a pause).
+pub const MESSAGES_PER_SECOND: u32 = 20;
+/// How often the server pings.
+pub const PING_EVERY: Duration = Duration::from_secs(30);
+/// How long the server waits without hearing anything (a pong counts) before closing.
+pub const SILENCE: Duration = Duration::from_secs(75);
+
+/// `GET /api/rooms/ID/socket`: the room must exist, and a socket be free.
+pub async fn upgrade(
+    State(rooms): State<Arc<Rooms>>,
+    Path(id): Path<String>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws.map_err(|e| {
+        ApiError::BadRequest(format!(
+            "this is a room's WebSocket: open it with a WebSocket client ({})",
+            e.body_text()
+        ))
+    })?;
+    rooms.load(&id).await?;
+    let permit = rooms
+        .sockets
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::Busy {
+            retry_after_secs: 5,
+        })?;
+    // Small buffers: thousands of sockets mostly idle, each message a few hundred bytes (the
+    // defaults of 128 KiB each made 2,000 sockets cost some 300 MB).
+    Ok(ws
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_message_size(MAX_WIRE)
+        .max_frame_size(MAX_WIRE)
+        .on_upgrade(move |socket| async move {
+            let _permit = permit;
+            Session::new(rooms, id).run(socket).await;
+        }))
+}
+
+/// One client's socket on one room.
+struct Session {
+    rooms: Arc<Rooms>,
+    room: String,
+    /// The seat the client said hello for, if any.
+    seat: Option<usize>,
+    rate: DefaultDirectRateLimiter,
+}
+
+/// What to answer a message with, if anything.
+type Next = Option<ServerMessage>;
+
+impl Session {
+    fn new(rooms: Arc<Rooms>, room: String) -> Session {
+        let per_second = NonZeroU32::new(MESSAGES_PER_SECOND).expect("positive");
+        let burst = NonZeroU32::new(MESSAGES_PER_SECOND * 2).expect("positive");
+        Session {
+            rooms,
+            room,
+            seat: None,
+            rate: governor::RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst)),
+        }
+    }
+
+    async fn run(mut self, mut socket: WebSocket) {
+        let mut pushes = self.rooms.hub.subscribe(&self.room);
+        let mut closing = self.rooms.closing.subscribe();
+        if !self.send_state(&mut socket).await {
+            return;
+        }
+        let mut pings = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
+        let mut heard = Instant::now();
+        loop {
+            tokio::select! {
+                incoming = socket.recv() => {
+                    heard = Instant::now();
+                    let next = match incoming {
+                        Some(Ok(Message::Text(text))) => self.handle(text.as_str()).await,
+                        Some(Ok(Message::Binary(_))) => Some(refusal(&ApiError::BadJson(
+                            "send text messages of JSON, such as {\"type\": \"ping\"}".into(),
+                        ))),
+                        Some(Ok(Message::Close(_))) | None => return,
+                        Some(Ok(_)) => None,
+                        Some(Err(e)) => {
+                            let _ = socket.send(close_for(&e)).await;
+                            return;
+                        }
+                    };
+                    if let Some(message) = next {
+                        if socket.send(Message::Text(message.text().into())).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                push = pushes.recv() => {
+                    let sent = match push {
+                        Ok(push) => socket.send(Message::Text(push.text.as_ref().into())).await.is_ok(),
+                        // Fell behind: the whole state now replaces what was missed.
+                        Err(RecvError::Lagged(_)) => self.send_state(&mut socket).await,
+                        Err(RecvError::Closed) => false,
+                    };
+                    if !sent {
+                        return;
+                    }
+                }
+                _ = pings.tick() => {
+                    if heard.elapsed() > SILENCE
+                        || socket.send(Message::Ping(Default::default())).await.is_err()
+                    {
+                        return;
+                    }
+                }
+                () = closed(&mut closing) => {
+                    let frame = CloseFrame {
+                        code: 1001,
+                        reason: "the server is restarting: connect again".into(),
+                    };
+                    let _ = socket.send(Message::Close(Some(frame))).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Sends the room as it is now; false if the socket is gone.
+    async fn send_state(&self, socket: &mut WebSocket) -> bool {
+        let message = match self.rooms.current(&self.room).await {
+            Ok(snap) => match state_view(&snap, now_ms()) {
+                Ok(state) => ServerMessage::State {
+                    state: Box::new(state),
+                },
+                Err(e) => refusal(&e),
+            },
+            Err(e) => refusal(&e),
+        };
+        socket
+            .send(Message::Text(message.text().into()))
+            .await
+            .is_ok()
+    }
+
+    /// Answers one text message.
+    async fn handle(&mut self, text: &str) -> Next {
+        if self.rate.check().is_err() {
+            return Some(refusal(&ApiError::RateLimited {
+                retry_after_secs: 1,
+                message: format!("at most {MESSAGES_PER_SECOND} messages a second"),
+            }));
+        }
+        if text.len() > MAX_MESSAGE {
+            return Some(refusal(&ApiError::TooLarge(format!(
+                "a message may have at most {MAX_MESSAGE} bytes"
+            ))));
+        }
+        let message: ClientMessage = match serde_json::from_str(text) {
+            Ok(message) => message,
+            Err(e) => {
+                return Some(refusal(&ApiError::BadJson(format!(
+                    "not a message this socket takes: {e}"
+                ))))
+            }
+        };
+        let action = match message {
+            ClientMessage::Ping => return Some(ServerMessage::Pong),
+            ClientMessage::Hello { token } => return Some(self.hello(&token).await),
+            ClientMessage::Move { ply, cell } => Action::Move { ply, cell },
+            ClientMessage::Resign => Action::Resign,
+            ClientMessage::Draw => Action::Draw,
+            ClientMessage::Rematch => Action::Rematch,
+        };
+        let Some(seat) = self.seat else {
+            return Some(refusal(&ApiError::BadToken(
+                "say hello with your seat's token first: spectators cannot play".into(),
+            )));
+        };
+        match self.rooms.act(&self.room, seat, &action).await {
+            // The new state reaches every watcher, this socket included.
+            Ok(_) => None,
+            Err(e) => Some(refusal(&e)),
+        }
+    }
+
+    /// Seats the socket with a token (a bad one leaves it a spectator).
+    async fn hello(&mut self, token: &str) -> ServerMessage {
+        if token.len() > 256 {
+            return refusal(&ApiError::BadToken(
+                "this token holds no seat in this room".into(),
+            ));
+        }
+        match self.rooms.join(&self.room, Some(token)).await {
+            Ok((snap, Some((seat, _)))) => {
+                self.seat = Some(seat);
+                ServerMessage::Welcome {
+                    seat: Some(seat),
+                    colour: Some(colour_of(&snap, seat)),
+                }
+            }
+            Ok((_, None)) => ServerMessage::Welcome {
+                seat: None,
+                colour: None,
+            },
+            Err(e) => refusal(&e),
+        }
+    }
+}
+
+fn refusal(error: &ApiError) -> ServerMessage {
+    ServerMessage::error(error)
+}
+
+/// The close frame for a socket that failed: 1009 for a message over [`MAX_WIRE`], else 1002.
+fn close_for(error: &axum::Error) -> Message {
+    let text = error.to_string();
+    let (code, reason) = if text.contains("limit") || text.contains("too long") {
+        (1009, format!("messages are at most {MAX_MESSAGE} bytes"))
+    } else {
+        (1002, "not a WebSocket message".to_string())
+    };
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
+}

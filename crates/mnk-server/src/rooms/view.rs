@@ -1,0 +1,321 @@
+//! What clients see of a room: the typed replies of the room API and the messages of its
+//! WebSocket (`docs/api.md`, "Rooms").
+
+use mnk_core::Player;
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+use super::referee::{self, clocks, colour_of, seat_of};
+use super::store::Snapshot;
+use crate::error::ApiError;
+use crate::game::{cell_json, game_outcome_json};
+
+/// A room and its current game.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoomView {
+    /// The room's id (the link is `/r/ID`).
+    pub room: String,
+    /// Bumped by every change: a client that has seen version `v` asks for what comes after it.
+    pub version: i64,
+    /// `waiting` (a seat is free), `playing`, `over` (the current game ended) or `closed`.
+    pub status: &'static str,
+    /// The rules, as `/api/state` writes them.
+    pub rules: mnk_core::Rules,
+    /// The Fischer clock, if the room has one.
+    pub clock: Option<ClockView>,
+    /// The current game's number in the room, from 1 (a rematch is the next number).
+    pub game: i64,
+    /// Seat 0 (the creator's) and seat 1.
+    pub seats: [SeatView; 2],
+    /// The moves of the current game, oldest first.
+    pub moves: Vec<String>,
+    /// How many moves there are: the ply the next move must name.
+    pub ply: usize,
+    /// Whose turn it is (or would be, once the game is over).
+    pub to_move: Player,
+    /// The position's outcome, as `/api/state` answers it.
+    pub outcome: Json,
+    /// The last move, as `/api/state` answers it.
+    pub last: Option<Json>,
+    /// How the current game ended, once it has.
+    pub result: Option<ResultView>,
+    /// The clocks now, in games with a clock.
+    pub clocks: Option<ClocksView>,
+    /// A draw or rematch a seat offers.
+    pub offer: Option<OfferView>,
+}
+
+/// The Fischer clock of a room.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ClockView {
+    /// Each player's time at the start, in milliseconds.
+    pub initial_ms: u64,
+    /// Time added after each of a player's moves, in milliseconds.
+    pub increment_ms: u64,
+}
+
+/// One seat.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    /// 0 or 1.
+    pub seat: usize,
+    /// The colour it plays in the current game.
+    pub colour: Player,
+    /// Whether a person or a bot sits there.
+    pub taken: bool,
+    /// The bot sitting there, if it is one.
+    pub bot: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultView {
+    /// The winner; `null` for a draw.
+    pub winner: Option<Player>,
+    /// `line`, `full`, `no_line_left`, `resigned`, `agreed` or `time`.
+    pub reason: String,
+}
+
+/// The clocks at the moment of the reply.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ClocksView {
+    /// X's time left, in milliseconds.
+    pub x_ms: i64,
+    /// O's time left, in milliseconds.
+    pub o_ms: i64,
+    /// Whose clock runs (`null` before the game starts and after it ends).
+    pub running: Option<Player>,
+}
+
+/// An offer on the table.
+#[derive(Clone, Debug, Serialize)]
+pub struct OfferView {
+    /// `draw` or `rematch`.
+    pub kind: String,
+    /// The seat that offers it.
+    pub seat: usize,
+}
+
+/// The answer to creating or joining a room: the seat taken (none for a spectator), its token,
+/// and the room.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatedReply {
+    /// The room's id.
+    pub room: String,
+    /// The seat this client holds, or `null` for a spectator.
+    pub seat: Option<usize>,
+    /// The colour that seat plays in the current game.
+    pub colour: Option<Player>,
+    /// The seat's token: keep it, it is the only way to play for the seat.
+    pub token: Option<String>,
+    /// The room.
+    pub state: RoomView,
+}
+
+/// A finished game of a room, for its permanent page (`/g/ROOM-N`).
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    /// The room's id.
+    pub room: String,
+    /// The game's number in the room.
+    pub game: i64,
+    /// The rules, as `/api/state` writes them.
+    pub rules: mnk_core::Rules,
+    /// The moves, oldest first.
+    pub moves: Vec<String>,
+    /// How it ended.
+    pub result: ResultView,
+    /// The final position's outcome, as `/api/state` answers it (the winning line).
+    pub outcome: Json,
+}
+
+/// The record of a finished game (`game_not_over` while it is played).
+pub fn game_record(snap: &Snapshot) -> Result<GameRecord, ApiError> {
+    let game = referee::game(snap)?;
+    let result = result_view(snap).ok_or_else(|| {
+        ApiError::GameNotOver("this game is still being played: watch it in its room".into())
+    })?;
+    Ok(GameRecord {
+        room: snap.room.id.clone(),
+        game: snap.game.number,
+        rules: game.rules,
+        moves: snap.moves.iter().map(|m| m.cell.clone()).collect(),
+        result,
+        outcome: game_outcome_json(&game.pos),
+    })
+}
+
+/// A message from the server on a room's WebSocket.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The room as it is now: sent on connecting and after every change.
+    State {
+        /// The room.
+        state: Box<RoomView>,
+    },
+    /// The answer to `hello`: the seat the token holds (none for a spectator).
+    Welcome {
+        /// The seat, or `null`.
+        seat: Option<usize>,
+        /// Its colour in the current game.
+        colour: Option<Player>,
+    },
+    /// A message refused; the room is unchanged.
+    Error {
+        /// `{"code", "message"}` as in HTTP error bodies.
+        error: ErrorView,
+        /// The room as it stands, for refusals that a stale client needs it for (`stale_ply`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        state: Option<Json>,
+    },
+    /// The answer to `ping`.
+    Pong,
+}
+
+/// An error's code and message.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorView {
+    /// The stable code.
+    pub code: &'static str,
+    /// For people.
+    pub message: String,
+}
+
+impl ServerMessage {
+    /// The message for a refusal.
+    #[must_use]
+    pub fn error(error: &ApiError) -> ServerMessage {
+        ServerMessage::Error {
+            error: ErrorView {
+                code: error.code(),
+                message: error.message(),
+            },
+            state: error.state().cloned(),
+        }
+    }
+
+    /// The message as a line of JSON.
+    #[must_use]
+    pub fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "{}".into())
+    }
+}
+
+/// A message from a client on a room's WebSocket.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMessage {
+    /// Says who this client is: the seat's token (spectators need not say hello).
+    Hello {
+        /// The seat token from creating or joining the room.
+        token: String,
+    },
+    /// A move at the ply the client expects.
+    Move {
+        /// The number of moves the client has seen.
+        ply: usize,
+        /// The cell, `h8` or `7,7`.
+        cell: String,
+    },
+    /// Resign the current game.
+    Resign,
+    /// Offer a draw, or accept the opponent's offer.
+    Draw,
+    /// Offer a rematch, or accept the opponent's offer.
+    Rematch,
+    /// Keep-alive: answered with `pong`.
+    Ping,
+}
+
+/// The room as clients see it at `now`.
+pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
+    let game = referee::game(snap)?;
+    let pos = &game.pos;
+    let status = if snap.room.closed_ms.is_some() {
+        "closed"
+    } else if referee::is_over(snap) {
+        "over"
+    } else if snap.game.started_ms.is_none() {
+        "waiting"
+    } else {
+        "playing"
+    };
+    let seats = [0, 1].map(|seat| SeatView {
+        seat,
+        colour: colour_of(snap, seat),
+        taken: snap.seats[seat].is_taken(),
+        bot: snap.seats[seat].bot.clone(),
+    });
+    Ok(RoomView {
+        room: snap.room.id.clone(),
+        version: snap.room.version,
+        status,
+        rules: game.rules,
+        clock: snap.room.clock.map(|(initial, increment)| ClockView {
+            initial_ms: initial.max(0) as u64,
+            increment_ms: increment.max(0) as u64,
+        }),
+        game: snap.game.number,
+        seats,
+        moves: snap.moves.iter().map(|m| m.cell.clone()).collect(),
+        ply: pos.ply(),
+        to_move: pos.to_move(),
+        outcome: game_outcome_json(pos),
+        last: pos.last_move().map(|c| cell_json(&game.rules, c)),
+        result: result_view(snap),
+        clocks: clocks(snap, &game, now).map(|(x_ms, o_ms, running)| ClocksView {
+            x_ms: x_ms.max(0),
+            o_ms: o_ms.max(0),
+            running,
+        }),
+        offer: offer_view(snap),
+    })
+}
+
+fn result_view(snap: &Snapshot) -> Option<ResultView> {
+    let result = snap.game.result.as_deref()?;
+    Some(ResultView {
+        winner: match result {
+            "X" => Some(Player::X),
+            "O" => Some(Player::O),
+            _ => None,
+        },
+        reason: snap.game.reason.clone().unwrap_or_default(),
+    })
+}
+
+fn offer_view(snap: &Snapshot) -> Option<OfferView> {
+    let (kind, seat) = snap.room.offer.as_deref()?.split_once(':')?;
+    Some(OfferView {
+        kind: kind.to_string(),
+        seat: seat.parse().ok()?,
+    })
+}
+
+/// The reply to a client seated in `seat` (or a spectator).
+pub fn seated(
+    snap: &Snapshot,
+    seat: Option<usize>,
+    token: Option<String>,
+    now: i64,
+) -> Result<SeatedReply, ApiError> {
+    Ok(SeatedReply {
+        room: snap.room.id.clone(),
+        seat,
+        colour: seat.map(|s| colour_of(snap, s)),
+        token,
+        state: state_view(snap, now)?,
+    })
+}
+
+/// The seat playing the side to move, if the game is on and a bot sits there: the bot is due.
+#[must_use]
+pub fn bot_due(snap: &Snapshot, to_move: Player) -> Option<(usize, String)> {
+    if referee::is_over(snap) || snap.game.started_ms.is_none() || snap.room.closed_ms.is_some() {
+        return None;
+    }
+    let seat = seat_of(snap, to_move);
+    snap.seats[seat].bot.clone().map(|bot| (seat, bot))
+}

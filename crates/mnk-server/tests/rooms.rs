@@ -1,0 +1,592 @@
+//! Rooms over real sockets on a real SQLite file: two seats and a spectator, every refusal
+//! leaving the game unchanged, the WebSocket's messages good and bad, reconnecting after a
+//! restart, offers and rematches, a bot in a seat, a clock that flags, the long poll.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use common::wire::{http, Server};
+use futures_util::{SinkExt, StreamExt};
+use mnk_server::ServerConfig;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A server on a fresh SQLite file in `dir`.
+async fn server_on(dir: &tempfile::TempDir) -> Server {
+    Server::start(config_on(dir)).await
+}
+
+fn config_on(dir: &tempfile::TempDir) -> ServerConfig {
+    ServerConfig {
+        database: format!("sqlite://{}", dir.path().join("rooms.db").display()),
+        ..common::config()
+    }
+}
+
+/// `method path` with a JSON body: status and body.
+async fn call(addr: SocketAddr, method: &str, path: &str, body: Value) -> (u16, Value) {
+    let text = body.to_string();
+    let body = if method == "GET" {
+        None
+    } else {
+        Some(text.as_str())
+    };
+    let response = http(addr, method, path, body).await;
+    let json = serde_json::from_str(&response.body).unwrap_or(Value::Null);
+    (response.status, json)
+}
+
+/// A room with a seat taken: its id and the creator's token.
+async fn create(addr: SocketAddr, request: Value) -> (String, String, Value) {
+    let (status, reply) = call(addr, "POST", "/api/rooms", request).await;
+    assert_eq!(status, 201, "{reply}");
+    let room = reply["room"].as_str().unwrap().to_string();
+    let token = reply["token"].as_str().unwrap().to_string();
+    (room, token, reply)
+}
+
+/// Joins room `room` as a newcomer: the reply.
+async fn join(addr: SocketAddr, room: &str) -> Value {
+    let (status, reply) = call(addr, "POST", &format!("/api/rooms/{room}/join"), json!({})).await;
+    assert_eq!(status, 200, "{reply}");
+    reply
+}
+
+async fn play(addr: SocketAddr, room: &str, token: &str, ply: usize, cell: &str) -> (u16, Value) {
+    let body = json!({ "token": token, "ply": ply, "cell": cell });
+    call(addr, "POST", &format!("/api/rooms/{room}/move"), body).await
+}
+
+async fn state(addr: SocketAddr, room: &str) -> Value {
+    let (status, state) = call(addr, "GET", &format!("/api/rooms/{room}"), json!(null)).await;
+    assert_eq!(status, 200, "{state}");
+    state
+}
+
+async fn socket(addr: SocketAddr, room: &str) -> Socket {
+    let url = format!("ws://{addr}/api/rooms/{room}/socket");
+    tokio_tungstenite::connect_async(url).await.unwrap().0
+}
+
+/// The next JSON message of a socket (pings skipped), within 5 s.
+async fn next(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
+            .await
+            .expect("a message within 5 s")
+            .expect("the socket is open")
+            .expect("a readable message");
+        match message {
+            Message::Text(text) => return serde_json::from_str(&text).unwrap(),
+            Message::Close(frame) => {
+                return json!({ "type": "closed", "frame": format!("{frame:?}") })
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Reads `state` messages until one with `ply` moves.
+async fn state_at_ply(socket: &mut Socket, ply: u64) -> Value {
+    loop {
+        let message = next(socket).await;
+        if message["type"] == "state" && message["state"]["ply"] == ply {
+            return message["state"].clone();
+        }
+    }
+}
+
+async fn send(socket: &mut Socket, message: Value) {
+    socket
+        .send(Message::Text(message.to_string().into()))
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_seats_play_a_game_a_spectator_sees_every_move_a_third_person_cannot_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, created) = create(addr, json!({"rules": "tictactoe", "colour": "X"})).await;
+    assert_eq!(created["seat"], 0);
+    assert_eq!(created["colour"], "X");
+    assert_eq!(created["state"]["status"], "waiting");
+    let joined = join(addr, &room).await;
+    assert_eq!(
+        (joined["seat"].clone(), joined["colour"].clone()),
+        (json!(1), json!("O"))
+    );
+    let o = joined["token"].as_str().unwrap().to_string();
+    assert_eq!(joined["state"]["status"], "playing");
+    let third = join(addr, &room).await;
+    assert_eq!(
+        (third["seat"].clone(), third["token"].clone()),
+        (Value::Null, Value::Null)
+    );
+
+    let mut spectator = socket(addr, &room).await;
+    assert_eq!(next(&mut spectator).await["type"], "state");
+    let game = [(&x, "a1"), (&o, "a2"), (&x, "b2"), (&o, "b3"), (&x, "c3")];
+    for (ply, (token, cell)) in game.into_iter().enumerate() {
+        let (status, reply) = play(addr, &room, token, ply, cell).await;
+        assert_eq!(status, 200, "{reply}");
+        let seen = state_at_ply(&mut spectator, ply as u64 + 1).await;
+        assert_eq!(seen["last"]["cell"], cell);
+    }
+    let end = state(addr, &room).await;
+    assert_eq!(end["status"], "over");
+    assert_eq!(end["result"], json!({"winner": "X", "reason": "line"}));
+    assert_eq!(end["outcome"]["line"].as_array().unwrap().len(), 3);
+    let (status, after) = play(addr, &room, &o, 5, "c1").await;
+    assert_eq!(
+        (status, after["error"]["code"].as_str()),
+        (409, Some("game_over"))
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_have_codes_and_leave_the_game_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
+    let (status, early) = play(addr, &room, &x, 0, "h8").await;
+    assert_eq!(
+        (status, early["error"]["code"].as_str()),
+        (409, Some("waiting_for_opponent"))
+    );
+    let o = join(addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
+    let before = state(addr, &room).await;
+    let (status, live) = call(
+        addr,
+        "GET",
+        &format!("/api/rooms/{room}/games/1"),
+        json!(null),
+    )
+    .await;
+    assert_eq!(
+        (status, live["error"]["code"].as_str()),
+        (409, Some("game_not_over"))
+    );
+
+    let refusals = [
+        (play(addr, &room, &x, 1, "h9").await, 409, "not_your_turn"),
+        (play(addr, &room, &o, 0, "h9").await, 409, "stale_ply"),
+        (play(addr, &room, &o, 2, "h9").await, 409, "stale_ply"),
+        (
+            play(addr, &room, "forged-token", 1, "h9").await,
+            403,
+            "bad_token",
+        ),
+        (
+            play(addr, &room, &"t".repeat(10_000), 1, "h9").await,
+            403,
+            "bad_token",
+        ),
+        (play(addr, &room, &o, 1, "h8").await, 422, "illegal_move"),
+        (play(addr, &room, &o, 1, "z99").await, 422, "illegal_move"),
+        (play(addr, &room, &o, 1, "h 8!").await, 400, "bad_cell"),
+        (
+            play(addr, "nosuchroom2345", &o, 1, "h9").await,
+            404,
+            "unknown_room",
+        ),
+        (play(addr, "../../etc", &o, 1, "h9").await, 404, "not_found"),
+        (
+            call(
+                addr,
+                "POST",
+                &format!("/api/rooms/{room}/move"),
+                json!({"token": o, "ply": 1}),
+            )
+            .await,
+            400,
+            "bad_json",
+        ),
+        (
+            call(
+                addr,
+                "POST",
+                &format!("/api/rooms/{room}/resign"),
+                json!({"tokn": o}),
+            )
+            .await,
+            400,
+            "bad_json",
+        ),
+        (
+            call(
+                addr,
+                "POST",
+                &format!("/api/rooms/{room}/rematch"),
+                json!({"token": o}),
+            )
+            .await,
+            409,
+            "game_not_over",
+        ),
+        (
+            call(addr, "POST", "/api/rooms", json!({"rules": "3x3x9"})).await,
+            422,
+            "bad_rules",
+        ),
+        (
+            call(
+                addr,
+                "POST",
+                "/api/rooms",
+                json!({"rules": "3x3x3", "colour": "red"}),
+            )
+            .await,
+            400,
+            "bad_json",
+        ),
+        (
+            call(
+                addr,
+                "POST",
+                "/api/rooms",
+                json!({"rules": "3x3x3", "clock": {"initial_ms": 5, "increment_ms": 0}}),
+            )
+            .await,
+            400,
+            "bad_json",
+        ),
+        (
+            call(
+                addr,
+                "POST",
+                "/api/rooms",
+                json!({"rules": "gomoku15", "bot": "rules"}),
+            )
+            .await,
+            422,
+            "unsupported",
+        ),
+    ];
+    for ((status, reply), want_status, want_code) in refusals {
+        assert_eq!(
+            (status, reply["error"]["code"].as_str()),
+            (want_status, Some(want_code)),
+            "{reply}"
+        );
+    }
+    let (_, stale) = play(addr, &room, &o, 0, "h9").await;
+    assert_eq!(
+        stale["state"]["moves"],
+        json!(["h8"]),
+        "a stale client gets the game"
+    );
+    assert_eq!(state(addr, &room).await, before, "nothing changed");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_socket_refuses_bad_messages_with_codes_and_stays_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
+    let o = join(addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut ws = socket(addr, &room).await;
+    assert_eq!(next(&mut ws).await["state"]["ply"], 0);
+
+    let code = |m: &Value| m["error"]["code"].as_str().unwrap_or("").to_string();
+    send(&mut ws, json!({"type": "move", "ply": 0, "cell": "h8"})).await;
+    assert_eq!(
+        code(&next(&mut ws).await),
+        "bad_token",
+        "no hello: a spectator"
+    );
+    ws.send(Message::Text("{not json".into())).await.unwrap();
+    assert_eq!(code(&next(&mut ws).await), "bad_json");
+    send(&mut ws, json!({"type": "teleport"})).await;
+    assert_eq!(code(&next(&mut ws).await), "bad_json");
+    send(
+        &mut ws,
+        json!({"type": "move", "ply": 0, "cell": "h8", "extra": 1}),
+    )
+    .await;
+    assert_eq!(code(&next(&mut ws).await), "bad_json");
+    ws.send(Message::Binary(vec![1, 2, 3].into()))
+        .await
+        .unwrap();
+    assert_eq!(code(&next(&mut ws).await), "bad_json");
+    send(&mut ws, json!({"type": "ping", "pad": "x".repeat(5000)})).await;
+    assert_eq!(code(&next(&mut ws).await), "too_large");
+    send(&mut ws, json!({"type": "hello", "token": "forged"})).await;
+    assert_eq!(code(&next(&mut ws).await), "bad_token");
+    send(&mut ws, json!({"type": "ping"})).await;
+    assert_eq!(next(&mut ws).await["type"], "pong");
+
+    send(&mut ws, json!({"type": "hello", "token": o})).await;
+    assert_eq!(
+        next(&mut ws).await,
+        json!({"type": "welcome", "seat": 1, "colour": "O"})
+    );
+    send(&mut ws, json!({"type": "move", "ply": 0, "cell": "h8"})).await;
+    assert_eq!(code(&next(&mut ws).await), "not_your_turn");
+    assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
+    assert_eq!(state_at_ply(&mut ws, 1).await["moves"], json!(["h8"]));
+    send(&mut ws, json!({"type": "move", "ply": 0, "cell": "h9"})).await;
+    let stale = next(&mut ws).await;
+    assert_eq!(
+        (code(&stale), stale["state"]["ply"].clone()),
+        ("stale_ply".into(), json!(1))
+    );
+    send(&mut ws, json!({"type": "move", "ply": 1, "cell": "h8"})).await;
+    assert_eq!(code(&next(&mut ws).await), "illegal_move");
+    send(&mut ws, json!({"type": "move", "ply": 1, "cell": "j10"})).await;
+    assert_eq!(state_at_ply(&mut ws, 2).await["last"]["cell"], "j10");
+
+    // Past the wire limit the socket is closed with 1009; the server goes on.
+    ws.send(Message::Text("x".repeat(100 * 1024).into()))
+        .await
+        .unwrap();
+    let closed = next(&mut ws).await;
+    // 1009, message too big.
+    assert!(
+        closed["frame"].as_str().unwrap_or("").contains("Size"),
+        "{closed}"
+    );
+    assert_eq!(state(addr, &room).await["moves"], json!(["h8", "j10"]));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_returning_player_gets_the_seat_and_game_back_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let (room, x, _) = create(server.addr, json!({"rules": "gomoku15", "colour": "O"})).await;
+    let o = join(server.addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(play(server.addr, &room, &o, 0, "h8").await.0, 200);
+    assert_eq!(play(server.addr, &room, &x, 1, "h9").await.0, 200);
+    server.stop().await;
+
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (status, back) = call(
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/join"),
+        json!({"token": x}),
+    )
+    .await;
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(
+        (back["seat"].clone(), back["colour"].clone()),
+        (json!(0), json!("O"))
+    );
+    assert_eq!(back["state"]["moves"], json!(["h8", "h9"]));
+    let mut ws = socket(addr, &room).await;
+    assert_eq!(next(&mut ws).await["state"]["ply"], 2);
+    send(&mut ws, json!({"type": "hello", "token": o})).await;
+    assert_eq!(next(&mut ws).await["seat"], 1);
+    send(&mut ws, json!({"type": "move", "ply": 2, "cell": "g7"})).await;
+    assert_eq!(
+        state_at_ply(&mut ws, 3).await["moves"],
+        json!(["h8", "h9", "g7"])
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draws_are_offered_and_accepted_resigning_ends_and_a_rematch_swaps_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, a, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
+    let b = join(addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let act = |what: &'static str, token: String| {
+        let room = room.clone();
+        async move {
+            call(
+                addr,
+                "POST",
+                &format!("/api/rooms/{room}/{what}"),
+                json!({"token": token}),
+            )
+            .await
+        }
+    };
+    let (_, offered) = act("draw", a.clone()).await;
+    assert_eq!(offered["offer"], json!({"kind": "draw", "seat": 0}));
+    let (_, drawn) = act("draw", b.clone()).await;
+    assert_eq!(drawn["result"], json!({"winner": null, "reason": "agreed"}));
+    assert_eq!(
+        act("resign", a.clone()).await.1["error"]["code"],
+        "game_over"
+    );
+    assert_eq!(
+        act("rematch", b.clone()).await.1["offer"]["kind"],
+        "rematch"
+    );
+    let (_, second) = act("rematch", a.clone()).await;
+    assert_eq!(
+        (second["game"].clone(), second["status"].clone()),
+        (json!(2), json!("playing"))
+    );
+    assert_eq!(second["seats"][0]["colour"], "O", "colours swapped");
+    assert_eq!(second["moves"], json!([]));
+    assert_eq!(
+        play(addr, &room, &b, 0, "h8").await.0,
+        200,
+        "seat 1 plays X now"
+    );
+    let (_, resigned) = act("resign", a.clone()).await;
+    assert_eq!(
+        resigned["result"],
+        json!({"winner": "X", "reason": "resigned"})
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_in_the_other_seat_answers_every_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, created) = create(
+        addr,
+        json!({"rules": "tictactoe", "colour": "X", "bot": {"bot": "perfect"}}),
+    )
+    .await;
+    assert_eq!(created["state"]["seats"][1]["bot"], "perfect");
+    let mut ws = socket(addr, &room).await;
+    next(&mut ws).await;
+    let mut ply = 0;
+    while state(addr, &room).await["status"] == "playing" {
+        let current = state(addr, &room).await;
+        let cell = ["b2", "a1", "c1", "a3", "c3", "a2", "b1", "b3", "c2"]
+            .into_iter()
+            .find(|c| !current["moves"].as_array().unwrap().contains(&json!(c)))
+            .unwrap();
+        let (status, reply) = play(addr, &room, &x, ply, cell).await;
+        assert_eq!(status, 200, "{reply}");
+        if reply["status"] != "playing" {
+            break;
+        }
+        let answered = state_at_ply(&mut ws, ply as u64 + 2).await;
+        ply = answered["ply"].as_u64().unwrap() as usize;
+    }
+    let end = state(addr, &room).await;
+    assert_eq!(end["status"], "over");
+    assert_ne!(
+        end["result"]["winner"], "X",
+        "the perfect player does not lose"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_that_runs_out_loses_the_game_and_both_see_it_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let clock = json!({"initial_ms": 1000, "increment_ms": 0});
+    let (room, x, _) = create(
+        addr,
+        json!({"rules": "gomoku15", "colour": "X", "clock": clock}),
+    )
+    .await;
+    let mut ws = socket(addr, &room).await;
+    next(&mut ws).await;
+    join(addr, &room).await;
+    assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
+    // O does not move: its second runs out, and the loss arrives without anyone asking.
+    let flagged = loop {
+        let message = next(&mut ws).await;
+        if message["state"]["status"] == "over" {
+            break message["state"].clone();
+        }
+    };
+    assert_eq!(flagged["result"], json!({"winner": "X", "reason": "time"}));
+    assert_eq!(flagged["clocks"]["o_ms"], 0);
+    assert!(flagged["clocks"]["x_ms"].as_i64().unwrap() > 0);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_long_poll_answers_when_the_room_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, created) = create(addr, json!({"rules": "tictactoe", "colour": "X"})).await;
+    let version = created["state"]["version"].as_i64().unwrap();
+    let path = format!("/api/rooms/{room}?after={version}&wait_ms=10000");
+    let poll = tokio::spawn(async move { http(addr, "GET", &path, None).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!poll.is_finished(), "nothing changed yet");
+    join(addr, &room).await;
+    let answered = tokio::time::timeout(Duration::from_secs(3), poll)
+        .await
+        .unwrap()
+        .unwrap();
+    let answered: Value = serde_json::from_str(&answered.body).unwrap();
+    assert_eq!(answered["status"], "playing");
+    assert!(answered["version"].as_i64().unwrap() > version);
+    let (status, _) = play(addr, &room, &x, 0, "b2").await;
+    assert_eq!(status, 200);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creating_rooms_is_rate_limited_per_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config_on(&dir);
+    config.rooms.creations_per_minute = 1;
+    config.rooms.creation_burst = 3;
+    let server = Server::start(config).await;
+    for _ in 0..3 {
+        create(server.addr, json!({"rules": "tictactoe"})).await;
+    }
+    let (status, refused) = call(
+        server.addr,
+        "POST",
+        "/api/rooms",
+        json!({"rules": "tictactoe"}),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutting_down_closes_sockets_with_going_away_within_two_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let (room, _, _) = create(server.addr, json!({"rules": "tictactoe"})).await;
+    let mut ws = socket(server.addr, &room).await;
+    next(&mut ws).await;
+    let took = server.stop().await;
+    assert!(took < Duration::from_secs(2), "shutdown took {took:?}");
+    let closed = next(&mut ws).await;
+    // 1001, going away.
+    assert!(
+        closed["frame"].as_str().unwrap_or("").contains("Away"),
+        "{closed}"
+    );
+}

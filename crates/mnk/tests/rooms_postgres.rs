@@ -1,0 +1,161 @@
+//! Two `mnk serve` processes on one PostgreSQL database: a game between clients connected to
+//! different servers, every move relayed from one server to the other's sockets, and one
+//! referee for both (the same move sent to both servers at once is taken once).
+//!
+//! The database: `MNK_TEST_POSTGRES_URL` (the test script starts a throw-away cluster and sets
+//! it), else a cluster this test starts itself with `scripts/pg-cluster.sh`. Without
+//! PostgreSQL the test fails, unless `MNK_SKIP_POSTGRES=1` says to skip it.
+
+mod support;
+
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use support::{room_with_two_players, Served};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
+
+/// A cluster this test started, stopped when dropped.
+struct Cluster(PathBuf, tempfile::TempDir);
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = Command::new(&self.0)
+            .arg("stop")
+            .arg(self.1.path().join("pg"))
+            .status();
+    }
+}
+
+/// The database URL, and the cluster to stop if this test started one (`None` to skip).
+fn database() -> Option<(String, Option<Cluster>)> {
+    if let Ok(url) = std::env::var("MNK_TEST_POSTGRES_URL") {
+        return Some((url, None));
+    }
+    if std::env::var("MNK_SKIP_POSTGRES").is_ok_and(|v| v == "1") {
+        eprintln!("MNK_SKIP_POSTGRES=1: the PostgreSQL test is skipped");
+        return None;
+    }
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/pg-cluster.sh");
+    let dir = tempfile::tempdir().unwrap();
+    // As root the cluster runs as `postgres`, which must reach the directory.
+    let _ = Command::new("chmod").arg("755").arg(dir.path()).status();
+    let out = Command::new(&script)
+        .arg("start")
+        .arg(dir.path().join("pg"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "no PostgreSQL for the rooms' test: {} (install postgresql, set MNK_TEST_POSTGRES_URL, \
+         or MNK_SKIP_POSTGRES=1 to skip)",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let url = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    Some((url, Some(Cluster(script, dir))))
+}
+
+fn socket(addr: &str, room: &str) -> Socket {
+    let (mut socket, _) =
+        tungstenite::connect(format!("ws://{addr}/api/rooms/{room}/socket")).unwrap();
+    if let MaybeTlsStream::Plain(stream) = socket.get_mut() {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+    }
+    socket
+}
+
+fn send(socket: &mut Socket, message: Value) {
+    socket
+        .send(Message::Text(message.to_string().into()))
+        .unwrap();
+}
+
+/// The next JSON message (pings skipped).
+fn next(socket: &mut Socket) -> Value {
+    loop {
+        match socket.read().expect("a message within 5 s") {
+            Message::Text(text) => return serde_json::from_str(&text).unwrap(),
+            Message::Close(frame) => panic!("closed: {frame:?}"),
+            _ => {}
+        }
+    }
+}
+
+/// Reads until the room's state has `ply` moves.
+fn state_at_ply(socket: &mut Socket, ply: usize) -> Value {
+    loop {
+        let message = next(socket);
+        assert_ne!(message["type"], "error", "{message}");
+        if message["type"] == "state" && message["state"]["ply"] == ply {
+            return message["state"].clone();
+        }
+    }
+}
+
+#[test]
+fn two_servers_on_one_postgres_database_relay_a_game_between_their_clients() {
+    let Some((url, _cluster)) = database() else {
+        return;
+    };
+    let a = Served::start(&url);
+    let b = Served::start(&url);
+    let (room, [x, o]) = room_with_two_players(&a.addr, "tictactoe");
+
+    let mut on_a = socket(&a.addr, &room);
+    let mut on_b = socket(&b.addr, &room);
+    let mut watching_b = socket(&b.addr, &room);
+    for ws in [&mut on_a, &mut on_b, &mut watching_b] {
+        assert_eq!(next(ws)["state"]["status"], "playing");
+    }
+    send(&mut on_a, json!({"type": "hello", "token": x}));
+    assert_eq!(next(&mut on_a)["seat"], 0);
+    send(&mut on_b, json!({"type": "hello", "token": o}));
+    assert_eq!(next(&mut on_b)["seat"], 1);
+
+    // X on server A, O on server B: each move reaches the other server's clients.
+    let game = ["a1", "a2", "b2", "b3", "c3"];
+    let (mut relays, mut last) = (Vec::new(), Value::Null);
+    for (ply, cell) in game.into_iter().enumerate() {
+        let (mover, other) = if ply % 2 == 0 {
+            (&mut on_a, &mut on_b)
+        } else {
+            (&mut on_b, &mut on_a)
+        };
+        let sent = Instant::now();
+        send(mover, json!({"type": "move", "ply": ply, "cell": cell}));
+        let seen = state_at_ply(other, ply + 1);
+        relays.push(sent.elapsed());
+        assert_eq!(seen["last"]["cell"], cell);
+        assert_eq!(state_at_ply(mover, ply + 1)["last"]["cell"], cell);
+        assert_eq!(state_at_ply(&mut watching_b, ply + 1)["last"]["cell"], cell);
+        last = seen;
+    }
+    assert_eq!(last["result"], json!({"winner": "X", "reason": "line"}));
+    eprintln!("relay from one server's client to the other's: {relays:?}");
+
+    // One referee for both servers: the same ply sent to both at once is taken once.
+    let (room, [x, _]) = room_with_two_players(&b.addr, "gomoku15");
+    let racers: Vec<_> = [(a.addr.clone(), "h8"), (b.addr.clone(), "j10")]
+        .into_iter()
+        .map(|(addr, cell)| {
+            let (room, x) = (room.clone(), x.clone());
+            std::thread::spawn(move || {
+                let body = json!({"token": x, "ply": 0, "cell": cell});
+                support::call(&addr, "POST", &format!("/api/rooms/{room}/move"), &body).unwrap()
+            })
+        })
+        .collect();
+    let mut statuses: Vec<u16> = racers.into_iter().map(|r| r.join().unwrap().0).collect();
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 409], "one move taken, the other stale");
+    let (_, state) =
+        support::call(&a.addr, "GET", &format!("/api/rooms/{room}"), &Value::Null).unwrap();
+    assert_eq!(state["ply"], 1);
+}

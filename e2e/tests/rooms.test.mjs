@@ -1,0 +1,131 @@
+// Rooms: a full game between two people in two browser contexts from a shared link, a spectator
+// in a third who sees every move and cannot play, a reload mid-game that keeps the seat, the
+// finished game's permanent link, then a rematch with the colours swapped and a resignation.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const vp = VIEWPORTS[0];
+const room = (page) => page.$eval('#room', (el) => ({ ...el.dataset }));
+const waitRoom = (page, attr, value) =>
+  page.waitForFunction(([a, v]) => document.getElementById('room').dataset[a] === v, [attr, value], { timeout: 15000 });
+const waitPly = (page, ply) =>
+  page.waitForFunction((n) => document.getElementById('board').dataset.ply === String(n), ply, { timeout: 15000 });
+
+/** Opens the room's link in a fresh context (another device). */
+async function visit(link) {
+  const page = await open(browser, vp, link.replace(/^https?:\/\/[^/]+/, ''));
+  await page.waitForSelector('#room:not([hidden])');
+  return page;
+}
+
+describe('rooms (desktop)', () => {
+  test('two people play from a shared link, a spectator watches, a reload keeps the seat', async () => {
+    const a = await open(browser, vp, '/?r=3x3x3&o=human');
+    await a.click('#btn-room');
+    await a.click('#room-create');
+    await waitRoom(a, 'status', 'waiting');
+    const link = await a.inputValue('#room-link');
+    assert.match(link, /\?room=[2-9a-z]{14}$/);
+    assert.equal((await room(a)).seat, '0');
+
+    const b = await visit(link);
+    await waitRoom(b, 'status', 'playing');
+    await waitRoom(a, 'status', 'playing');
+    assert.equal((await room(b)).seat, '1');
+    const watcher = await visit(link);
+    assert.equal((await room(watcher)).seat, '', 'the third visitor watches');
+    assert.match(await watcher.textContent('#room-seat'), /watching/);
+
+    const x = (await room(a)).colour === 'X' ? a : b;
+    const o = x === a ? b : a;
+    const everyone = [a, b, watcher];
+    const move = async (page, cell, ply) => {
+      await page.click(`#grid [data-cell="${cell}"]`);
+      for (const p of everyone) await waitPly(p, ply);
+    };
+    await move(x, 'a1', 1);
+    await move(o, 'a2', 2);
+
+    // The spectator cannot move; neither can a player out of turn.
+    await watcher.click('#grid [data-cell="c1"]');
+    await o.click('#grid [data-cell="c1"]');
+    await a.waitForTimeout(500);
+    for (const p of everyone) assert.equal((await board(p)).ply, '2');
+
+    // O reloads mid-game: same seat, same game, and plays on.
+    await o.reload();
+    await o.waitForSelector('#room:not([hidden])');
+    await waitPly(o, 2);
+    assert.equal((await room(o)).colour, 'O');
+    await move(x, 'b2', 3);
+    await move(o, 'b3', 4);
+    await move(x, 'c3', 5);
+    for (const p of everyone) await waitRoom(p, 'status', 'over');
+    assert.equal((await board(watcher)).winner, 'X');
+    assert.match(await x.textContent('#room-status'), /You won/);
+    assert.match(await o.textContent('#room-status'), /You lost/);
+    await shot(x, 'desktop-room-won');
+
+    // The finished game's permanent link replays it on any device.
+    const record = await x.getAttribute('#room-record', 'href');
+    assert.match(record, /\/g\/[2-9a-z]{14}-1$/);
+    const replay = await open(browser, vp, record);
+    await waitPly(replay, 5);
+    assert.equal((await board(replay)).winner, 'X');
+    assert.equal(await replay.isHidden('#room'), true);
+    await replay.click('#nav-back');
+    await waitPly(replay, 4);
+    await replay.done();
+
+    // Rematch: offered by one, accepted by the other; the colours swap.
+    await o.click('#room-rematch');
+    await x.waitForFunction(() => /offers a rematch/.test(document.getElementById('room-offer').textContent), null, { timeout: 15000 });
+    await x.click('#room-rematch');
+    for (const p of everyone) await waitRoom(p, 'status', 'playing');
+    assert.equal((await room(o)).colour, 'X', 'colours swapped');
+    assert.equal((await board(a)).ply, '0');
+    await o.click('#grid [data-cell="b2"]');
+    for (const p of everyone) await waitPly(p, 1);
+    await x.click('#room-resign');
+    for (const p of everyone) await waitRoom(p, 'status', 'over');
+    assert.match(await o.textContent('#room-status'), /You won: resigned/);
+    for (const p of everyone) await p.done();
+  });
+
+  test('a clock that runs out loses the game, shown live', async () => {
+    const api = (path, body) =>
+      fetch(`${process.env.MNK_URL}/api/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
+    const created = await api('rooms', { rules: 'gomoku15', colour: 'X', clock: { initial_ms: 1500, increment_ms: 0 } });
+    const o = await visit(`/?room=${created.room}`);
+    await waitRoom(o, 'status', 'playing');
+    assert.match(await o.textContent('#room-clocks'), /^X 0:0[12] · O 0:02$/);
+    const moved = await api(`rooms/${created.room}/move`, { token: created.token, ply: 0, cell: 'h8' });
+    assert.equal(moved.ply, 1);
+    // O does not move: a second and a half later the flag falls, and the page says so.
+    await waitRoom(o, 'status', 'over');
+    assert.match(await o.textContent('#room-status'), /You lost: on time/);
+    assert.match(await o.textContent('#room-clocks'), /O 0:00$/);
+    await o.done();
+  });
+
+  test('an unknown room says so and opens a game', async () => {
+    const page = await open(browser, vp, '/?room=nosuchroom2345');
+    await page.waitForSelector('#error:not([hidden])');
+    assert.equal(await page.getAttribute('#error', 'data-code'), 'unknown_room');
+    assert.equal(await page.isHidden('#room'), true);
+    await page.done(true);
+  });
+});

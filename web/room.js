@@ -1,0 +1,338 @@
+// Rooms ("Play a friend"): a game between two devices. The page creates a room for the rules on
+// the board, shows its link (`?room=ID`) to send, and from then on the server's room is the game:
+// every state it pushes over the room's WebSocket replaces the board, moves are sent with the ply
+// they expect, and the seat's token stays in localStorage so a reload (or the same browser
+// opening the link again) gets the seat back. Without WebSockets the page long-polls instead.
+// The server decides everything; this module only shows the room and sends what the player does.
+
+import { call } from './api.js';
+import { hideError, showError } from './errors.js';
+import { t } from './i18n.js';
+import { apiRules, cellName } from './notation.js';
+import { store } from './store.js';
+import { MoveTree } from './tree.js';
+import { board, onRender, render, rulesTitle } from './view.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** localStorage key of the seat tokens: {roomId: token}. */
+const TOKENS = 'mnk.roomTokens';
+const MAX_BACKOFF_MS = 8000;
+
+const room = {
+  /** the room's id, or null outside a room */
+  id: null,
+  /** this page's seat (0 or 1), or null for a spectator */
+  seat: null,
+  /** the newest state the server sent */
+  state: null,
+  /** when that state arrived (the running clock counts from there) */
+  at: 0,
+  socket: null,
+  backoff: 500,
+  /** the last refusal to show under the room's status */
+  notice: '',
+  clockTimer: 0,
+};
+
+export const inRoom = () => room.id !== null;
+
+function tokens() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS)) || {};
+  } catch {
+    return {};
+  }
+}
+
+function keepToken(id, token) {
+  const all = tokens();
+  if (token) all[id] = token;
+  else delete all[id];
+  try {
+    localStorage.setItem(TOKENS, JSON.stringify(all));
+  } catch {
+    /* private mode: the seat lasts as long as the page */
+  }
+}
+
+/** The finished game of the address (`?game=ROOM-N`, where `/g/ROOM-N` leads), if any. */
+export function gameInUrl() {
+  const m = /^([2-9a-z]{14})-(\d{1,9})$/.exec(new URLSearchParams(location.search).get('game') || '');
+  return m ? { room: m[1], number: Number(m[2]) } : null;
+}
+
+/** Replays a finished game: its moves as a game of two people to step through. */
+export async function openRecord({ room: id, number }, startGame, onFailed) {
+  try {
+    const record = await call(`rooms/${id}/games/${number}`);
+    startGame({ rules: record.rules, opponent: { human: true }, side: 'X', tree: MoveTree.fromMoves(record.moves) });
+  } catch (e) {
+    onFailed(e);
+  }
+}
+
+/** The room of the address (`?room=ID`), if any. */
+export function roomInUrl() {
+  return new URLSearchParams(location.search).get('room');
+}
+
+const roomLink = (id) => `${location.origin}${location.pathname}?room=${encodeURIComponent(id)}`;
+
+/** Asks for the colour and the clock of a room for the rules on the board. */
+function askForRoom() {
+  if (!store.rules) return;
+  $('room-rules').textContent = rulesTitle(store.rules);
+  $('dlg-room').showModal();
+}
+
+/** The clock chosen in the dialog: `{initial_ms, increment_ms}` from "300000+3000", or none. */
+function chosenClock() {
+  const m = /^(\d+)\+(\d+)$/.exec($('room-clock').value);
+  return m ? { initial_ms: Number(m[1]), increment_ms: Number(m[2]) } : undefined;
+}
+
+/** Creates a room for the rules on the board and sits down in it. */
+export async function createRoom() {
+  if (!store.rules) return;
+  $('dlg-room').close();
+  hideError();
+  try {
+    enter(await call('rooms', { rules: apiRules(store.rules), colour: $('room-colour').value, clock: chosenClock() }));
+  } catch (e) {
+    showError(e, createRoom);
+  }
+}
+
+/** Opens room `id`: the seat this browser holds, the free seat, or a spectator's view. */
+export async function openRoom(id, onFailed) {
+  const token = tokens()[id];
+  try {
+    enter(await call(`rooms/${encodeURIComponent(id)}/join`, token ? { token } : {}));
+  } catch (e) {
+    if (e.code === 'bad_token') {
+      // A token of another database (or a damaged one): come in as a newcomer.
+      keepToken(id, null);
+      return openRoom(id, onFailed);
+    }
+    onFailed(e);
+  }
+}
+
+function enter(reply) {
+  room.id = reply.room;
+  room.seat = reply.seat;
+  if (reply.token) keepToken(reply.room, reply.token);
+  try {
+    history.replaceState(null, '', `${location.pathname}?room=${encodeURIComponent(reply.room)}`);
+  } catch {
+    /* the room still works */
+  }
+  document.body.classList.add('room-mode');
+  $('room').hidden = false;
+  $('room-link').value = roomLink(reply.room);
+  apply(reply.state);
+  if (typeof WebSocket === 'function') connect();
+  else poll();
+  clearInterval(room.clockTimer);
+  room.clockTimer = setInterval(renderClocks, 250);
+}
+
+/** Shows a state from the server, unless a newer one is shown already. */
+function apply(state) {
+  if (!state || (room.state && state.version < room.state.version)) return;
+  const sameRules = room.state && JSON.stringify(room.state.rules) === JSON.stringify(state.rules);
+  room.state = state;
+  room.at = Date.now();
+  Object.assign(store, { rules: state.rules, opponent: { human: true }, hint: null, info: '' });
+  store.tree = MoveTree.fromMoves(state.moves);
+  store.tree.cursor.state = state;
+  board.pending = null;
+  if (!sameRules) {
+    board.setRules(state.rules);
+    board.recentre();
+  }
+  render();
+  if (state.last) board.follow(state.last);
+  renderRoom();
+}
+
+function socketUrl() {
+  const url = new URL(`api/rooms/${encodeURIComponent(room.id)}/socket`, location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.href;
+}
+
+/** Keeps a WebSocket open on the room, reconnecting (with the seat's hello) when it drops. */
+function connect() {
+  const ws = new WebSocket(socketUrl());
+  room.socket = ws;
+  ws.onopen = () => {
+    room.backoff = 500;
+    const token = tokens()[room.id];
+    if (token && room.seat !== null) ws.send(JSON.stringify({ type: 'hello', token }));
+    setConnected(true);
+  };
+  ws.onmessage = (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (message.type === 'state') {
+      room.notice = '';
+      apply(message.state);
+    } else if (message.type === 'error') {
+      room.notice = message.error.message;
+      board.pending = null;
+      if (message.state) apply(message.state);
+      else renderRoom();
+    }
+  };
+  ws.onclose = () => {
+    if (room.socket !== ws) return;
+    setConnected(false);
+    setTimeout(connect, room.backoff);
+    room.backoff = Math.min(room.backoff * 2, MAX_BACKOFF_MS);
+  };
+}
+
+/** The fallback without WebSockets: asks for what comes after the version shown. */
+async function poll() {
+  for (;;) {
+    try {
+      apply(await call(`rooms/${encodeURIComponent(room.id)}?after=${room.state.version}`, undefined, { timeoutMs: 40000 }));
+      setConnected(true);
+    } catch {
+      setConnected(false);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+function setConnected(on) {
+  $('room').dataset.connected = on ? 'true' : 'false';
+  $('room-connection').hidden = on;
+}
+
+/** Sends an action of this seat: over the socket when it is open, else as a request. */
+async function act(type, extra = {}) {
+  if (room.seat === null) return;
+  const ws = room.socket;
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify({ type, ...extra }));
+    return;
+  }
+  try {
+    apply(await call(`rooms/${encodeURIComponent(room.id)}/${type}`, { token: tokens()[room.id], ...extra }));
+  } catch (e) {
+    if (e.code === 'stale_ply') openRoom(room.id, (err) => showError(err, null));
+    else showError(e, null);
+  }
+}
+
+const myColour = () => (room.seat === null ? null : room.state.seats[room.seat].colour);
+
+/** A click on the board in a room: a move, if it is this seat's turn. */
+export function roomMove(cell) {
+  const st = room.state;
+  if (!st || st.status !== 'playing' || myColour() !== st.to_move || board.pending) return;
+  board.pending = { ...cell, p: st.to_move };
+  board.schedule();
+  act('move', { ply: st.ply, cell: cellName(cell.x, cell.y) });
+}
+
+function statusText(st) {
+  const mine = myColour();
+  if (st.status === 'closed') return t('roomClosed');
+  if (st.status === 'waiting') return t('roomWaiting');
+  if (st.status === 'playing') {
+    if (mine === null) return t('roomToMove', { p: st.to_move });
+    return mine === st.to_move ? t('roomYourTurn') : t('roomTheirTurn');
+  }
+  const why = t(`roomReason_${st.result.reason}`);
+  if (st.result.winner === null) return t('roomDrawn', { why });
+  if (mine === null) return t('roomWon', { p: st.result.winner, why });
+  return t(st.result.winner === mine ? 'roomYouWon' : 'roomYouLost', { why });
+}
+
+function offerText(st) {
+  if (!st.offer) return '';
+  const theirs = st.offer.seat !== room.seat;
+  return t(`roomOffer_${st.offer.kind}_${theirs ? 'theirs' : 'mine'}`);
+}
+
+/** The room's panel: seat, status, offers, the buttons that make sense now. */
+export function renderRoom() {
+  const st = room.state;
+  if (!st) return;
+  const seated = room.seat !== null;
+  const panel = $('room');
+  panel.dataset.status = st.status;
+  panel.dataset.seat = seated ? String(room.seat) : '';
+  panel.dataset.version = String(st.version);
+  panel.dataset.colour = myColour() || '';
+  $('room-seat').textContent = seated ? t('roomYouPlay', { p: myColour(), game: st.game }) : t('roomWatching');
+  $('room-status').textContent = statusText(st);
+  $('room-offer').textContent = offerText(st);
+  $('room-notice').textContent = room.notice;
+  const theirOffer = (kind) => st.offer && st.offer.kind === kind && st.offer.seat !== room.seat;
+  $('room-resign').hidden = !seated || st.status !== 'playing';
+  $('room-draw').hidden = !seated || st.status !== 'playing';
+  $('room-draw').textContent = t(theirOffer('draw') ? 'roomAcceptDraw' : 'roomOfferDraw');
+  $('room-rematch').hidden = !seated || st.status !== 'over';
+  const record = $('room-record');
+  record.hidden = st.status !== 'over';
+  record.href = `${location.pathname.replace(/[^/]*$/, '')}g/${room.id}-${st.game}`;
+  $('room-rematch').textContent = t(theirOffer('rematch') ? 'roomAcceptRematch' : 'roomRematch');
+  renderClocks();
+}
+
+const clockText = (ms) => {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/** The clocks, the running one counted down since the state arrived. */
+function renderClocks() {
+  const st = room.state;
+  const el = $('room-clocks');
+  if (!st || !st.clocks) {
+    el.hidden = true;
+    return;
+  }
+  const { x_ms: x, o_ms: o, running } = st.clocks;
+  const gone = running ? Date.now() - room.at : 0;
+  el.hidden = false;
+  el.textContent = `X ${clockText(running === 'X' ? x - gone : x)} · O ${clockText(running === 'O' ? o - gone : o)}`;
+}
+
+async function copyLink() {
+  const input = $('room-link');
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand('copy');
+  }
+  $('room-copy').textContent = t('roomCopied');
+  setTimeout(() => ($('room-copy').textContent = t('roomCopy')), 1500);
+}
+
+/** Binds the room's buttons, and titles the game as a room's whenever the page is drawn. */
+export function bindRoom() {
+  onRender(() => {
+    if (inRoom() && store.rules) $('game-title').textContent = `${rulesTitle(store.rules)} — ${t('roomTitle')}`;
+  });
+  $('btn-room').addEventListener('click', askForRoom);
+  $('room-create').addEventListener('click', createRoom);
+  $('room-cancel').addEventListener('click', () => $('dlg-room').close());
+  $('room-copy').addEventListener('click', copyLink);
+  $('room-resign').addEventListener('click', () => act('resign'));
+  $('room-draw').addEventListener('click', () => act('draw'));
+  $('room-rematch').addEventListener('click', () => act('rematch'));
+  $('room-leave').addEventListener('click', () => {
+    location.href = location.pathname;
+  });
+}
