@@ -351,7 +351,10 @@ export function startGame(game, { onFailed, onStarted, check } = {}) {
       const opening = game.opening || { kind: 'free', decisions: [], seat: 'opener' };
       const end = tree.end();
       const ask = (node) => fetchState(node.moves, signal, rules, openingRequest(opening, node.ply));
-      end.state = await ask(end);
+      // The line's end is asked with every decision, so a link's choice made before its stones
+      // is refused by the server rather than applied later.
+      const whole = opening.kind === 'free' ? undefined : { kind: opening.kind, decisions: opening.decisions };
+      end.state = await fetchState(end.moves, signal, rules, whole);
       if (tree.cursor !== end) tree.cursor.state = await ask(tree.cursor);
       Object.assign(store, { rules, opponent, side, tree, opening, hint: null, info: '' });
       store.heat.weights = null;

@@ -105,6 +105,8 @@ export function settleSide(state) {
 
 export const humanToMove = () => {
   if (!position() || !ongoing()) return false;
+  // An opening's stones and choices are one line: no variation starts inside it.
+  if (store.tree.ply < settledAt() && !store.tree.atEnd()) return false;
   const step = openingStep();
   if (step) return step.step === 'place' && humanSeatActs(step);
   return !vsComputer() || position().to_move === store.side;

@@ -103,6 +103,13 @@ for (const vp of VIEWPORTS) {
       await page.done();
     });
 
+    test('a link whose choice comes before its stones is refused with the reason', async () => {
+      const page = await open(browser, vp, '/?r=15x15x5&o=human&w=swap2&d=white');
+      assert.match(await page.textContent('#error-text'), /could not be restored: the decision comes after 3 stones, and there are 0/);
+      assert.doesNotMatch(page.url(), /w=swap2/);
+      await page.done();
+    });
+
     test('two people: player 2 takes O and plays on, and a reload keeps it', async () => {
       const page = await open(browser, vp, '/?r=15x15x5&o=human&w=swap2');
       assert.match(await status(page), /Player 1: opening stones, 3 to place/);
@@ -118,6 +125,16 @@ for (const vp of VIEWPORTS) {
       await idle(page);
       assert.ok(!(await panelShown(page)));
       assert.match(await status(page), /O to move/);
+      // No variation starts inside the opening: a stone played from ply 1 is refused.
+      await page.click('#nav-back');
+      await idle(page);
+      await page.click('#nav-back');
+      await idle(page);
+      await page.click('#grid [data-cell="a1"]');
+      await idle(page);
+      assert.equal((await board(page)).ply, '1');
+      await page.click('#nav-end');
+      await idle(page);
       await play(page, 'g7', vp);
       assert.match(await status(page), /X to move/);
       assert.deepEqual(await stones(page), { h8: 'X', h9: 'O', j10: 'X', g7: 'O' });

@@ -81,6 +81,15 @@ impl Position {
     /// then column. Like [`Position::forbidden_kind`], it asks about black whoever is to move.
     #[must_use]
     pub fn forbidden_cells(&self) -> Vec<Cell> {
+        self.forbidden_points()
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect()
+    }
+
+    /// [`Position::forbidden_cells`], each with why it is forbidden, from one pass of the checker.
+    #[must_use]
+    pub fn forbidden_points(&self) -> Vec<(Cell, ForbiddenKind)> {
         let black = self.rules().first();
         if !self.rules().has_forbidden_moves(black) {
             return Vec::new();
@@ -88,7 +97,8 @@ impl Position {
         let mut grid = Grid::of(self, black);
         self.rules()
             .cells()
-            .filter(|&c| self.stone(c).is_none() && grid.forbidden(grid.index(c)).is_some())
+            .filter(|&c| self.stone(c).is_none())
+            .filter_map(|c| grid.forbidden(grid.index(c)).map(|kind| (c, kind)))
             .collect()
     }
 }

@@ -208,14 +208,13 @@ fn forbidden_json(pos: &Position) -> Vec<Json> {
     if finished(pos) || !rules.has_forbidden_moves(pos.to_move()) {
         return Vec::new();
     }
-    pos.forbidden_cells()
+    pos.forbidden_points()
         .into_iter()
-        .filter_map(|cell| {
-            let kind = pos.forbidden_kind(cell)?;
+        .map(|(cell, kind)| {
             let mut entry = cell_json(rules, cell);
             entry["kind"] = json!(kind.name());
             entry["why"] = json!(kind.to_string());
-            Some(entry)
+            entry
         })
         .collect()
 }

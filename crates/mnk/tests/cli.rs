@@ -218,21 +218,11 @@ fn a_reader_that_stops_early_is_not_an_error() {
 
 #[test]
 fn the_terminal_game_calls_a_draw_when_no_line_is_left() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
-        .args(["play", "--rules", "tictactoe", "-x", "human", "-o", "human"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("mnk play runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"b2\na1\nc3\na3\na2\nc2\nb3\nb1\nc1\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let shown = text(&out.stdout);
+    let (shown, ok) = play_with_input(
+        &["--rules", "tictactoe", "-x", "human", "-o", "human"],
+        "b2\na1\nc3\na3\na2\nc2\nb3\nb1\nc1\nquit\n",
+    );
+    assert!(ok, "{shown}");
     assert!(
         shown.contains("Draw: no line can be completed any more."),
         "{shown}"

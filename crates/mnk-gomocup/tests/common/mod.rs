@@ -7,23 +7,14 @@ pub mod transcript;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use mnk_core::{Cell, Position, Rules};
+use mnk_core::{Position, Rules};
+use mnk_engine::opening::nearest_centre;
 use mnk_engine::{Bot, BotError, Choice, Limits, SearchInfo, Value};
 use mnk_gomocup::{BotOptions, Flow, Parser, Session};
 
 /// Plays the free cell nearest the centre (ties: the smaller cell), and reports it as a
 /// one-ply search.
 pub struct Nearest;
-
-pub fn nearest_centre(pos: &Position) -> Option<Cell> {
-    let (w, h) = pos.rules().size()?;
-    let (cx2, cy2) = (i64::from(w) - 1, i64::from(h) - 1);
-    pos.legal_moves().into_iter().min_by_key(|c| {
-        let dx = 2 * i64::from(c.x) - cx2;
-        let dy = 2 * i64::from(c.y) - cy2;
-        (dx * dx + dy * dy, *c)
-    })
-}
 
 impl Bot for Nearest {
     fn id(&self) -> &'static str {
