@@ -102,10 +102,11 @@ pub fn clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<(i64, i64, Optio
     for (ply, stored) in snap.moves.iter().enumerate() {
         left[usize::from(mover(ply) == Player::O)] = stored.clock_ms.unwrap_or(initial);
     }
+    // A closed room's clocks stand still (and no flag falls there: nothing is written to it).
     let running = snap
         .game
         .started_ms
-        .filter(|_| !is_over(snap))
+        .filter(|_| !is_over(snap) && snap.room.closed_ms.is_none())
         .map(|started| {
             let since = snap.moves.last().map_or(started, |m| m.played_ms);
             let side = mover(snap.moves.len());

@@ -490,18 +490,23 @@ impl Store {
         })
     }
 
-    /// Marks rooms as seen now (rooms with clients connected to this server).
+    /// Marks rooms as seen now (rooms with clients connected to this server), in one
+    /// transaction: one write to the disk for all of them.
     pub async fn touch(&self, ids: &[String], now: i64) -> Result<(), StoreError> {
-        for id in ids {
-            on_pool!(self, |pool| {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        on_pool!(self, |pool| {
+            let mut tx = pool.begin().await?;
+            for id in ids {
                 sqlx::query("UPDATE rooms SET seen_ms = $2 WHERE id = $1")
                     .bind(id)
                     .bind(now)
-                    .execute(pool)
-                    .await?
-                    .rows_affected()
-            });
-        }
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+        });
         Ok(())
     }
 
