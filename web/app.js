@@ -3,9 +3,9 @@
 //
 // Modules: store.js holds the one state object and the move tree (tree.js); play.js the game
 // flow; view.js what is drawn; tools.js the heat map; dialog.js the new game; link.js the
-// address; errors.js the error box; exact.js, analysis.js, review.js, explorer.js and share.js the
-// study tools; room.js games with a friend on another device; keys.js the shortcuts; settings.js
-// what the browser keeps.
+// address; opening.js the swap openings' choice; errors.js the error box; exact.js, analysis.js,
+// review.js, explorer.js and share.js the study tools; room.js games with a friend on another
+// device; keys.js the shortcuts; settings.js what the browser keeps.
 
 import { call } from './api.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
@@ -18,6 +18,7 @@ import { hideError, retryError, showError, showRequestFailure } from './errors.j
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
 import { bindKeys } from './keys.js';
 import { gameFromUrl, rulesFrom } from './link.js';
+import { relabelOpening, renderOpening } from './opening.js';
 import { parseOpponent, rulesToString } from './notation.js';
 import { autoMove, askHint, back, forward, goto, humanMove, onSettled, startGame, toEnd, toStart, undo } from './play.js';
 import { applyTheme, onSystemSchemeChange, saveSettings, settings } from './settings.js';
@@ -25,7 +26,7 @@ import { FALLBACK_PRESETS, store } from './store.js';
 import { bindRoom, gameInUrl, inRoom, openRecord, openRoom, renderRoom, roomInUrl, roomMove } from './room.js';
 import { hideTip, refreshHeat, showWeightUnderPointer, toggleHeat } from './tools.js';
 import { MoveTree } from './tree.js';
-import { board, grid, hooks, render } from './view.js';
+import { board, grid, hooks, onRender, render } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,6 +53,7 @@ function bind() {
   onSettled(refreshExact);
   onSettled(refreshAnalysis);
   onSettled(resetExplorer);
+  onRender(renderOpening);
 
   const buttons = {
     'btn-new': openNewGame,
@@ -140,6 +142,7 @@ function afterLanguage() {
   render();
   relabelDialog();
   renderRoom();
+  relabelOpening();
 }
 
 async function loadCatalogue() {

@@ -46,6 +46,7 @@ export class BoardView {
     this.pending = null; // {x, y, p} a move waiting for the server's answer
     this.heat = null; // [{x, y, weight}]
     this.exact = null; // [{x, y, kind: 'win'|'draw'|'loss', plies}] for the side to move
+    this.forbidden = null; // [{x, y, kind}] renju: the cells the side to move may not play
     this.pv = null; // [{x, y, p, n}] the engine's principal variation, drawn as numbered ghosts
     this.candidates = null; // [{x, y, text}] the engine's candidate moves with their scores
     this.numbers = false;
@@ -395,6 +396,7 @@ export class BoardView {
       ctx.fillRect(left(this.ghost.x) + 1, top(this.ghost.y) + 1, cs - 1, cs - 1);
       mark(this.ghost, this.ghost.p, 0.45);
     }
+    if (this.forbidden) this.drawForbidden(geo, inRange);
     if (this.pv) this.drawLine(this.pv, geo, inRange, mark);
     if (this.candidates) this.drawCandidates(geo, inRange);
     if (this.last && stonesLook && !this.numbers) {
@@ -473,6 +475,28 @@ export class BoardView {
         ctx.fillText(e.kind === 'draw' ? '=' : String(e.plies), x + cs / 2, y + cs / 2);
       }
     }
+  }
+
+  /** Renju's forbidden points for black: a small red cross in each, as renju boards mark them. */
+  drawForbidden(geo, inRange) {
+    const ctx = this.ctx;
+    const { cs, ax, ay } = geo;
+    const r = cs * 0.16;
+    ctx.strokeStyle = this.colors['exact-loss'];
+    ctx.lineWidth = Math.max(1.5, cs * 0.07);
+    ctx.lineCap = 'round';
+    for (const f of this.forbidden) {
+      if (!inRange(f)) continue;
+      const x = ax + (f.x + 0.5) * cs;
+      const y = ay - (f.y + 0.5) * cs;
+      ctx.beginPath();
+      ctx.moveTo(x - r, y - r);
+      ctx.lineTo(x + r, y + r);
+      ctx.moveTo(x + r, y - r);
+      ctx.lineTo(x - r, y + r);
+      ctx.stroke();
+    }
+    ctx.lineCap = 'butt';
   }
 
   /** The engine's line as faded stones numbered in the order they would be played. */

@@ -1,5 +1,5 @@
-// The new-game dialog: a preset or custom rules, the opponent with a description, the side, who
-// moves first. Rules are checked here for a clear message before the server checks them again.
+// The new-game dialog: a preset or custom rules, the opening, the opponent with a description,
+// the side (or, with a swap opening, the seat), who moves first. Rules are checked here for a clear message before the server checks them again.
 
 import { call } from './api.js';
 import { describeError } from './errors.js';
@@ -101,6 +101,10 @@ function syncDialog() {
   $('f-preset').value = match ? match.id : 'custom';
   const human = form.elements.opponent.value === 'human';
   for (const el of form.querySelectorAll('input[name="side"]')) el.disabled = human;
+  // With a swap opening the colours come from the opening: the player picks a seat instead.
+  const swap = form.elements.opening.value !== 'free';
+  $('f-side').hidden = swap;
+  $('f-seat').hidden = !swap || human;
   $('f-opponent-desc').textContent = opponentDescription(form.elements.opponent.value);
   askSupport(r);
   applySupport();
@@ -132,8 +136,10 @@ function readDialogRules(report = true) {
   };
   const unbounded = f.unbounded.checked;
   const k = f.k.value;
-  const win = f.win.value === 'exact' ? 'exact' : 'freestyle';
+  const win = ['exact', 'renju', 'caro'].includes(f.win.value) ? f.win.value : 'freestyle';
+  const fiveOnly = win === 'renju' || win === 'caro';
   const first = f.first.value === 'O' ? 'O' : 'X';
+  if (fiveOnly && (unbounded || String(k).trim() !== '5')) return fail(t('errRenju'), f.k);
   if (unbounded) {
     if (!intIn(k, 1, 32)) return fail(t('errK', { max: 32 }), f.k);
     return { unbounded: true, k: Number(k), win, first };
@@ -160,15 +166,30 @@ export function openNewGame() {
   form.elements.opponent.value = opponentToString(store.rules ? store.opponent : parseOpponent(settings.opponent) || { level: 2 });
   if (!form.elements.opponent.value) form.elements.opponent.value = 'level2';
   form.elements.side.value = store.side || 'X';
+  form.elements.opening.value = store.opening.kind;
+  form.elements.seat.value = store.opening.seat;
   syncDialog();
   dlg.showModal();
   $('f-preset').focus();
+}
+
+/** Why the dialog's opening cannot be played under `rules`, or ''. */
+function openingProblem(rules) {
+  if (form.elements.opening.value === 'free') return '';
+  const narrowest = rules.unbounded ? Infinity : Math.min(rules.width, rules.height);
+  return rules.k < 4 || narrowest < rules.k ? t('errOpening') : '';
 }
 
 function submitNewGame() {
   showFormError('');
   const rules = readDialogRules(true);
   if (!rules) return;
+  const problem = openingProblem(rules);
+  if (problem) {
+    showFormError(problem);
+    $('f-opening').focus();
+    return;
+  }
   const why = unsupported(form.elements.opponent.value);
   if (why) {
     showFormError(why);
@@ -177,9 +198,14 @@ function submitNewGame() {
   }
   const opponent = parseOpponent(form.elements.opponent.value) || { level: 2 };
   const side = opponent.human ? 'X' : form.elements.side.value === 'O' ? 'O' : 'X';
+  const opening = {
+    kind: form.elements.opening.value,
+    decisions: [],
+    seat: form.elements.seat.value === 'chooser' ? 'chooser' : 'opener',
+  };
   $('f-start').disabled = true;
   startGame(
-    { rules, opponent, side, tree: new MoveTree() },
+    { rules, opponent, side, opening, tree: new MoveTree() },
     {
       onFailed: (err) => {
         $('f-start').disabled = false;

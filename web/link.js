@@ -1,6 +1,8 @@
 // The game in the address: a link opens the same rules, opponent, moves (with their variations)
 // and position, on any device. `?r=15x15x5&m=h8.i9.j10&o=level2&s=X`, plus `t=` the whole move
-// tree when it has variations (see tree.js) and `p=` the ply shown when it is not the line's end.
+// tree when it has variations (see tree.js) and `p=` the ply shown when it is not the line's end;
+// a swap opening adds `w=swap2`, its decisions `d=place-two.white` and the player's seat
+// `e=opener|chooser`.
 
 import { opponentToString, parseOpponent, parseRules, rulesToString } from './notation.js';
 import { saveSettings, settings } from './settings.js';
@@ -20,6 +22,10 @@ export function gameLink() {
     `o=${part(opponentToString(store.opponent))}`,
     `s=${store.side}`,
   ];
+  if (store.opening.kind !== 'free') {
+    parts.push(`w=${store.opening.kind}`, `e=${store.opening.seat}`);
+    if (store.opening.decisions.length) parts.push(`d=${store.opening.decisions.join('.')}`);
+  }
   if (tree.hasVariations()) parts.push(`t=${part(tree.toText())}`);
   if (tree.ply < line.length) parts.push(`p=${tree.ply}`);
   return `${location.pathname}?${parts.join('&')}`;
@@ -88,5 +94,16 @@ export function gameFromUrl() {
   const node = Number.isInteger(ply) && ply >= 0 ? tree.nodeAt(ply) : null;
   tree.goto(node || tree.end());
   const side = q.get('s') === 'O' ? 'O' : 'X';
-  return { rules, opponent, side, tree, warning };
+  return { rules, opponent, side, tree, warning, opening: openingFrom(q) };
+}
+
+const OPENINGS = ['free', 'swap', 'swap2'];
+const DECISIONS = ['black', 'white', 'place-two'];
+
+/** A link's swap opening (the server checks that its decisions fit the stones). */
+function openingFrom(q) {
+  const kind = OPENINGS.includes(q.get('w')) ? q.get('w') : 'free';
+  const decisions = (q.get('d') || '').split('.').filter((d) => DECISIONS.includes(d));
+  const seat = q.get('e') === 'chooser' ? 'chooser' : 'opener';
+  return { kind, decisions, seat };
 }

@@ -35,10 +35,13 @@ export function parseCell(text) {
   return { x: n - 1, y: Number(m[2]) - 1 };
 }
 
+/** The win rules besides freestyle, as the compact form writes them. */
+const WIN_FLAGS = ['exact', 'renju', 'caro'];
+
 /** Rules in the compact form the CLI and the URL use: 15x15x5, infx5, 15x15x5,exact,o-first. */
 export function rulesToString(r) {
   let s = r.unbounded ? `infx${r.k}` : `${r.width}x${r.height}x${r.k}`;
-  if (r.win === 'exact') s += ',exact';
+  if (WIN_FLAGS.includes(r.win)) s += `,${r.win}`;
   if (r.first === 'O') s += ',o-first';
   return s;
 }
@@ -58,8 +61,7 @@ export function parseRules(text) {
   rules.win = 'freestyle';
   rules.first = 'X';
   for (const f of flags) {
-    if (f === 'exact') rules.win = 'exact';
-    else if (f === 'freestyle') rules.win = 'freestyle';
+    if (WIN_FLAGS.includes(f) || f === 'freestyle') rules.win = f;
     else if (f === 'o-first') rules.first = 'O';
     else if (f === 'x-first') rules.first = 'X';
     else return null;

@@ -12,9 +12,22 @@ import { call, RequestError } from './api.js';
 import { hideError, isRefusal, showError } from './errors.js';
 import { t } from './i18n.js';
 import { saveUrl } from './link.js';
-import { apiOpponent, apiRules, cellName, parseCell } from './notation.js';
-import { computerDue, humanToMove, ongoing, playerOf, position, store, vsComputer } from './store.js';
-import { board, render, searchDetails, updateButtons } from './view.js';
+import { apiOpponent, apiRules, cellName, other, parseCell } from './notation.js';
+import {
+  apiOpening,
+  computerDue,
+  humanToMove,
+  ongoing,
+  openingRequest,
+  openingStep,
+  playerOf,
+  position,
+  settledAt,
+  settleSide,
+  store,
+  vsComputer,
+} from './store.js';
+import { board, forbiddenAt, render, searchDetails, updateButtons } from './view.js';
 
 const THINKING_DELAY_MS = 300;
 const COMPUTER_PAUSE_MS = 300;
@@ -87,8 +100,8 @@ function checkAborted(signal) {
   if (signal.aborted) throw new RequestError('aborted', 'cancelled');
 }
 
-function fetchState(moves, signal, rules = store.rules) {
-  return call('state', { rules: apiRules(rules), moves }, { signal });
+function fetchState(moves, signal, rules = store.rules, opening = apiOpening(moves.length)) {
+  return call('state', { rules: apiRules(rules), moves, opening }, { signal });
 }
 
 /** Plays the server's last move of `state` into the tree at the cursor and shows it. */
@@ -101,6 +114,7 @@ function advance(state) {
 /** Shows the position at the cursor, whose state is known. */
 function show() {
   const st = position();
+  settleSide(st);
   store.hint = null;
   board.pending = null;
   render();
@@ -118,6 +132,13 @@ export function humanMove(cell) {
   if (store.step || !humanToMove()) return;
   const name = cellName(cell.x, cell.y);
   if (store.tree.moves.some((m) => sameCell(m, cell))) return; // occupied: nothing to ask
+  const forbidden = forbiddenAt(cell);
+  if (forbidden) {
+    // Renju: black may not play here. Say why instead of asking the server to refuse it.
+    store.info = () => t('forbiddenMove', { cell: name, kind: t(`forbidden_${forbidden.kind}`) });
+    render();
+    return;
+  }
   board.pending = { ...cell, p: position().to_move };
   board.schedule();
   // What the computer said of its last move no longer describes the position.
@@ -132,6 +153,10 @@ function sameCell(name, cell) {
 }
 
 export function computerMove() {
+  if (openingStep()) {
+    computerOpening();
+    return;
+  }
   runStep(
     'move',
     async (signal) => {
@@ -143,6 +168,62 @@ export function computerMove() {
       checkAborted(signal);
       store.info = () => t('computerPlayed', { cell: r.move.cell, details: searchDetails(r, mover) });
       advance(r.state);
+    },
+    afterMove,
+  );
+}
+
+/** The computer's part of a swap opening: its three stones, or its decision and their stones. */
+function computerOpening() {
+  runStep(
+    'move',
+    async (signal) => {
+      const pause = sleep(COMPUTER_PAUSE_MS);
+      const { moves, ply } = store.tree;
+      const body = { rules: apiRules(store.rules), moves, opening: apiOpening(ply), opponent: apiOpponent(store.opponent) };
+      const r = await call('opening', body, { signal });
+      await pause;
+      checkAborted(signal);
+      if (r.decision) store.opening.decisions = [...apiOpening(ply).decisions, r.decision];
+      store.info = () => openingStory(r);
+      placeStones(r.stones, r.state);
+    },
+    afterMove,
+  );
+}
+
+/** What the computer did in the opening, in words. */
+function openingStory(r) {
+  const stones = r.stones.join(', ');
+  if (r.action === 'place') return t('openingComputerPlaced', { stones });
+  const first = store.rules.first || 'X';
+  const colour = r.decision === 'black' ? first : other(first);
+  if (r.decision === 'place-two') return t('openingComputerPlacedTwo', { stones });
+  if (r.decision === 'white') return t('openingComputerTookAndPlayed', { p: colour, cell: stones });
+  return t('openingComputerTook', { p: colour });
+}
+
+/** Plays `stones` into the tree (the last one's state is `state`) and shows the result. */
+function placeStones(stones, state) {
+  for (const stone of stones) store.tree.play(stone);
+  store.tree.cursor.state = state;
+  show();
+}
+
+/** A decision of a swap opening made by the player (or either person, on one device). */
+export function chooseInOpening(decision) {
+  const step = openingStep();
+  if (store.step || !step || step.step !== 'choose' || !step.options.includes(decision)) return;
+  const { moves, ply } = store.tree;
+  const decisions = [...apiOpening(ply).decisions, decision];
+  const opening = { kind: store.opening.kind, decisions };
+  runStep(
+    'state',
+    async (signal) => {
+      const state = await fetchState(moves, signal, store.rules, opening);
+      store.opening.decisions = decisions;
+      store.info = '';
+      placeStones([], state);
     },
     afterMove,
   );
@@ -200,6 +281,8 @@ export function undo() {
   } else {
     target = target.parent;
   }
+  // A swap opening is not taken back: its stones and decisions stand.
+  if (target.ply < settledAt()) return;
   const removed = tree.atEnd() ? target.children[target.next] : null;
   store.info = '';
   goto(target, () => {
@@ -265,10 +348,12 @@ export function startGame(game, { onFailed, onStarted, check } = {}) {
     async (signal) => {
       if (check) await check();
       const { rules, opponent, side, tree } = game;
+      const opening = game.opening || { kind: 'free', decisions: [], seat: 'opener' };
       const end = tree.end();
-      end.state = await fetchState(end.moves, signal, rules);
-      if (tree.cursor !== end) tree.cursor.state = await fetchState(tree.cursor.moves, signal, rules);
-      Object.assign(store, { rules, opponent, side, tree, hint: null, info: '' });
+      const ask = (node) => fetchState(node.moves, signal, rules, openingRequest(opening, node.ply));
+      end.state = await ask(end);
+      if (tree.cursor !== end) tree.cursor.state = await ask(tree.cursor);
+      Object.assign(store, { rules, opponent, side, tree, opening, hint: null, info: '' });
       store.heat.weights = null;
       board.setRules(rules);
       show();

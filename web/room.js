@@ -145,7 +145,9 @@ function apply(state) {
   const sameRules = room.state && JSON.stringify(room.state.rules) === JSON.stringify(state.rules);
   room.state = state;
   room.at = Date.now();
-  Object.assign(store, { rules: state.rules, opponent: { human: true }, hint: null, info: '' });
+  // A room's game opens freely: the first player simply moves first.
+  const opening = { kind: 'free', decisions: [], seat: 'opener' };
+  Object.assign(store, { rules: state.rules, opponent: { human: true }, opening, hint: null, info: '' });
   store.tree = MoveTree.fromMoves(state.moves);
   store.tree.cursor.state = state;
   board.pending = null;

@@ -13,6 +13,8 @@ export const FALLBACK_PRESETS = [
   { id: 'gomoku19', rules: { width: 19, height: 19, k: 5, win: 'freestyle', first: 'X' } },
   { id: 'standard', rules: { width: 15, height: 15, k: 5, win: 'exact', first: 'X' } },
   { id: 'unbounded', rules: { unbounded: true, k: 5, win: 'freestyle', first: 'X' } },
+  { id: 'renju', rules: { width: 15, height: 15, k: 5, win: 'renju', first: 'X' } },
+  { id: 'caro', rules: { width: 15, height: 15, k: 5, win: 'caro', first: 'X' } },
 ];
 
 export const store = {
@@ -20,8 +22,13 @@ export const store = {
   rules: null,
   /** {human:true} | {level} | {bot} */
   opponent: { level: 2 },
-  /** the human's side against the computer */
+  /** the human's side against the computer (in a swap opening, once the colours are settled) */
   side: 'X',
+  /**
+   * the game's opening: `kind` free, swap or swap2; the `decisions` made (the first at three
+   * stones, the second at five); the human's `seat` against the computer (opener or chooser)
+   */
+  opening: { kind: 'free', decisions: [], seat: 'opener' },
   /** the moves and variations, with the cursor on the position shown */
   tree: new MoveTree(),
   /** what the server offers: presets, bots and levels */
@@ -55,5 +62,56 @@ export const ongoing = () => !position() || position().outcome.status === 'ongoi
 export const vsComputer = () => !store.opponent.human;
 /** Who plays the ply with this index (0 is the first move). */
 export const playerOf = (index) => (index % 2 === 0 ? store.rules.first : other(store.rules.first));
-export const humanToMove = () => Boolean(position()) && ongoing() && (!vsComputer() || position().to_move === store.side);
-export const computerDue = () => Boolean(position()) && ongoing() && vsComputer() && position().to_move !== store.side;
+
+// ---- swap openings: the server says whose step it is; these read it ---------------------------
+
+/** Stones on the board when each decision of an opening is made. */
+const DECISION_PLIES = [3, 5];
+
+/** Whether the game has a swap opening. */
+export const hasOpening = () => store.opening.kind !== 'free';
+/** The opening `opening` as the API takes it for a position of `ply` stones (undefined: none). */
+export function openingRequest(opening, ply) {
+  if (!opening || opening.kind === 'free') return undefined;
+  return { kind: opening.kind, decisions: opening.decisions.filter((_, i) => ply >= DECISION_PLIES[i]) };
+}
+/** The game's opening as the API takes it for a position of `ply` stones. */
+export const apiOpening = (ply) => openingRequest(store.opening, ply);
+/** The ply at which the colours were settled (no undo goes before it), or Infinity before. */
+export function settledAt() {
+  const [first, second] = store.opening.decisions;
+  if (!hasOpening()) return 0;
+  if (first === 'black' || first === 'white') return 3;
+  return second ? 5 : Infinity;
+}
+/** The opening's step in the position shown while it is still being played, else null. */
+export function openingStep() {
+  const st = position();
+  return st && st.opening && st.opening.step !== 'settled' ? st.opening : null;
+}
+/** Whether the step of the opening shown is the human's (always, for two people). */
+const humanSeatActs = (step) => !vsComputer() || step.seat === store.opening.seat;
+/** Whether the human chooses now (the choice dialog). */
+export const humanChooses = () => {
+  const step = openingStep();
+  return Boolean(step) && step.step === 'choose' && humanSeatActs(step) && store.tree.atEnd();
+};
+/** The human's colour once the colours are settled by `state` (`black` names a seat). */
+export function settleSide(state) {
+  if (!state || !state.opening || state.opening.step !== 'settled' || !vsComputer()) return;
+  const first = store.rules.first || 'X';
+  store.side = state.opening.black === store.opening.seat ? first : other(first);
+}
+
+export const humanToMove = () => {
+  if (!position() || !ongoing()) return false;
+  const step = openingStep();
+  if (step) return step.step === 'place' && humanSeatActs(step);
+  return !vsComputer() || position().to_move === store.side;
+};
+export const computerDue = () => {
+  if (!position() || !ongoing() || !vsComputer()) return false;
+  const step = openingStep();
+  if (step) return !humanSeatActs(step);
+  return position().to_move !== store.side;
+};

@@ -9,7 +9,7 @@ import { Minimap } from './minimap.js';
 import { lang, t } from './i18n.js';
 import { cellName, displayName, other, parseCell, rulesToString } from './notation.js';
 import { settings } from './settings.js';
-import { humanToMove, ongoing, playerOf, position, store, vsComputer } from './store.js';
+import { humanToMove, ongoing, openingStep, playerOf, position, store, vsComputer } from './store.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -36,7 +36,11 @@ export function shownName(cell) {
 
 export const grid = new GridMirror($('grid'), board, {
   onActivate: (cell) => hooks.activate(cell),
-  label: (cell, stone) => `${shownName(cell)}, ${stone ? stone : t('empty')}`,
+  label: (cell, stone) => {
+    const base = `${shownName(cell)}, ${stone ? stone : t('empty')}`;
+    const f = forbiddenAt(cell);
+    return f ? `${base}, ${t('forbiddenLabel', { kind: t(`forbidden_${f.kind}`) })}` : base;
+  },
 });
 const minimap = new Minimap($('minimap'), board);
 board.onView = () => {
@@ -83,6 +87,7 @@ export function rulesTitle(r) {
   const preset = store.catalogue.presets.find((p) => rulesToString(p.rules) === rulesToString({ ...r, first: 'X' }));
   let s = preset ? presetTitle(preset) : r.unbounded ? t('customUnbounded', { k: r.k }) : t('customRules', { w: r.width, h: r.height, k: r.k });
   if (!preset && r.win === 'exact') s += `, ${t('exactShort')}`;
+  if (!preset && (r.win === 'renju' || r.win === 'caro')) s += `, ${t(`${r.win}Short`)}`;
   if (r.first === 'O') s += `, ${t('oFirst')}`;
   return s;
 }
@@ -261,6 +266,34 @@ function stones() {
   return store.tree.moves.map((m, i) => ({ ...parseCell(m), p: playerOf(i), n: i + 1 }));
 }
 
+// ---- renju's forbidden points ------------------------------------------------------------------
+
+/** The forbidden point at `cell` for the side to move in the position shown ({kind, why}), if any. */
+export function forbiddenAt(cell) {
+  const st = position();
+  return (st && st.forbidden && st.forbidden.find((f) => f.x === cell.x && f.y === cell.y)) || null;
+}
+
+// ---- swap openings ------------------------------------------------------------------------
+
+/** Who a seat is, in words: you or the computer, or (two people) player 1 or 2. */
+export function seatName(seat) {
+  if (!vsComputer()) return t(seat === 'opener' ? 'openingPlayer1' : 'openingPlayer2');
+  return t(seat === store.opening.seat ? 'openingYou' : 'openingComputer');
+}
+
+/** The status line during the opening, or '' once the colours are settled. */
+function openingStatus() {
+  const step = openingStep();
+  if (!step) return '';
+  const who = seatName(step.seat);
+  if (step.step === 'place') {
+    const next = store.tree.ply % 2 === 0 ? store.rules.first || 'X' : other(store.rules.first || 'X');
+    return t('openingPlaceStatus', { who, n: step.left, p: next });
+  }
+  return t('openingChooseStatus', { who });
+}
+
 function statusText(outcome, st) {
   if (outcome.status === 'win') {
     if (!vsComputer()) return t('playerWins', { p: outcome.winner });
@@ -268,6 +301,8 @@ function statusText(outcome, st) {
   }
   if (outcome.status === 'draw') return outcome.reason === 'no_line_left' ? t('drawNoLine') : t('draw');
   if (!st) return '';
+  const opening = openingStatus();
+  if (opening) return opening;
   if (!vsComputer()) return t('playerToMove', { p: st.to_move });
   return st.to_move === store.side ? t('yourMove', { p: st.to_move }) : t('computerToMove', { p: st.to_move });
 }
@@ -288,6 +323,7 @@ export function render() {
   host.dataset.look = board.look;
   board.heat = heat.on && heat.weights ? heat.weights.list : null;
   board.exact = exactCells();
+  board.forbidden = st && st.forbidden && st.forbidden.length ? st.forbidden : null;
   board.schedule();
   grid.setStones(list);
 
@@ -302,9 +338,11 @@ export function render() {
   host.dataset.heatCells = board.heat ? String(board.heat.length) : '';
   host.dataset.exactCells = board.exact ? String(board.exact.length) : '';
   host.dataset.exact = board.exact ? board.exact.map((e) => `${cellName(e.x, e.y)}:${e.kind}`).join(' ') : '';
+  host.dataset.forbidden = board.forbidden ? board.forbidden.map((f) => `${f.cell}:${f.kind}`).join(' ') : '';
   renderLegend(st);
 
-  $('game-title').textContent = `${rulesTitle(store.rules)} — ${opponentTitle(store.opponent)}`;
+  const opening = store.opening.kind === 'free' ? '' : ` — ${store.opening.kind}`;
+  $('game-title').textContent = `${rulesTitle(store.rules)} — ${opponentTitle(store.opponent)}${opening}`;
   $('btn-centre').hidden = !store.rules.unbounded;
 
   const status = statusText(outcome, st);

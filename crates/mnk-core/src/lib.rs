@@ -5,13 +5,14 @@
 //! validated at construction), [`Position`] (stones, history, hash, outcome; whether a stone
 //! would win with [`Position::wins_at`]; renju's forbidden moves in [`renju`]; a position from
 //! its stones alone with [`Position::from_stones`]), [`Cell`] notation (`h8` and `x,y`), game
-//! [`Record`]s, ASCII diagrams, Piskvork's `.psq` files ([`Psq`]) and board [`Symmetry`]s.
+//! [`Record`]s, swap [`Opening`]s, ASCII diagrams, Piskvork's `.psq` files ([`Psq`]) and board [`Symmetry`]s.
 //! Front-ends and the engine build on these types.
 
 mod cell;
 mod diagram;
 mod forbidden;
 mod live;
+mod opening;
 mod player;
 mod position;
 mod psq;
@@ -26,6 +27,7 @@ pub mod zobrist;
 pub use cell::{column_name, parse_column, Cell, CellParseError, DIRECTIONS, MAX_COORD};
 pub use diagram::{DiagramError, MAX_PICTURE_SPAN};
 pub use forbidden::ForbiddenKind;
+pub use opening::{Decision, Opening, OpeningError, Seat, Step};
 pub use player::Player;
 pub use position::{Outcome, PlayError, Position};
 pub use psq::{Psq, PsqError, PSQ_K};

@@ -93,6 +93,78 @@ impl Position {
     }
 }
 
+/// Black's forbidden moves for a searcher that puts stones on and takes them off many times:
+/// the fast checker's grid kept up to date one stone at a time instead of copied from a
+/// [`Position`] per question, so the engine asks the same authority as
+/// [`Position::forbidden_kind`] at the cost of a few line walks.
+///
+/// ```
+/// use mnk_core::{renju::{ForbiddenKind, ForbiddenMoves}, Cell, Player, Position, Preset};
+/// let pos = Position::new(Preset::Renju.rules());
+/// let mut check = ForbiddenMoves::new(&pos).unwrap();
+/// for c in ["f8", "g8", "h7", "h6"] {
+///     check.set(c.parse().unwrap(), Some(Player::X));
+/// }
+/// assert_eq!(check.kind("h8".parse().unwrap()), Some(ForbiddenKind::DoubleThree));
+/// check.set("h6".parse().unwrap(), None);
+/// assert_eq!(check.kind("h8".parse().unwrap()), None);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ForbiddenMoves {
+    grid: Grid,
+    black: Player,
+    width: u32,
+    height: u32,
+}
+
+impl ForbiddenMoves {
+    /// The checker for `pos`, or `None` when its rules give nobody forbidden moves.
+    #[must_use]
+    pub fn new(pos: &Position) -> Option<ForbiddenMoves> {
+        let black = pos.rules().first();
+        if !pos.rules().has_forbidden_moves(black) {
+            return None;
+        }
+        let (width, height) = pos.rules().size()?;
+        Some(ForbiddenMoves {
+            grid: Grid::of(pos, black),
+            black,
+            width,
+            height,
+        })
+    }
+
+    /// Puts `stone` on `cell` (`None` empties it); cells off the board are ignored.
+    pub fn set(&mut self, cell: Cell, stone: Option<Player>) {
+        if !self.on_board(cell) {
+            return;
+        }
+        let i = self.grid.index(cell);
+        self.grid.cells[i] = match stone {
+            None => EMPTY,
+            Some(p) if p == self.black => BLACK,
+            Some(_) => OTHER,
+        };
+    }
+
+    /// Why black may not play `cell`, as [`Position::forbidden_kind`] answers it for the stones
+    /// set here; `None` for a free move, a taken cell or a cell off the board.
+    pub fn kind(&mut self, cell: Cell) -> Option<ForbiddenKind> {
+        if !self.on_board(cell) {
+            return None;
+        }
+        let i = self.grid.index(cell);
+        if self.grid.cells[i] != EMPTY {
+            return None;
+        }
+        self.grid.forbidden(i)
+    }
+
+    fn on_board(&self, cell: Cell) -> bool {
+        (0..self.width as i32).contains(&cell.x) && (0..self.height as i32).contains(&cell.y)
+    }
+}
+
 /// An empty cell of the grid.
 const EMPTY: u8 = 0;
 /// A black stone.
@@ -102,6 +174,7 @@ const OTHER: u8 = 2;
 
 /// The board as black sees it, one byte a cell, with a border one cell wide so that reading a
 /// line never leaves the array (every walk stops at the first cell that is not black).
+#[derive(Clone, Debug)]
 struct Grid {
     cells: Vec<u8>,
     stride: usize,

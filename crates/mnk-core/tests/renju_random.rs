@@ -7,7 +7,7 @@
 //! the board (no game reaches those). `cargo test` checks 2,000 of them; the ignored test checks
 //! 100,000 (run it with `--profile ci -- --ignored`).
 
-use mnk_core::renju::reference;
+use mnk_core::renju::{reference, ForbiddenMoves};
 use mnk_core::{Cell, ForbiddenKind, Player, Position, Preset, DIRECTIONS};
 
 /// SplitMix64: a small deterministic generator, so every run checks the same positions.
@@ -110,6 +110,36 @@ fn check(positions: usize, seed: u64) -> [usize; 3] {
         assert_eq!(pos.forbidden_cells(), slow_cells, "in\n{pos}");
     }
     found
+}
+
+#[test]
+fn the_searchers_checker_follows_stones_put_and_taken() {
+    // Stones set one at a time on a checker built for the empty board (and some taken off
+    // again) must give the same verdicts as the position the stones left.
+    let mut rng = Rng(5);
+    let mut checker = ForbiddenMoves::new(&Position::new(Preset::Renju.rules())).unwrap();
+    let mut checked = 0;
+    while checked < 300 {
+        let Some(pos) = random_position(&mut rng) else {
+            continue;
+        };
+        checked += 1;
+        for (cell, player) in pos.stones() {
+            checker.set(cell, Some(player));
+        }
+        for cell in pos.rules().cells() {
+            assert_eq!(
+                checker.kind(cell),
+                pos.forbidden_kind(cell),
+                "{cell} in\n{pos}"
+            );
+        }
+        for (cell, _) in pos.stones() {
+            checker.set(cell, None);
+        }
+        assert!(pos.rules().cells().all(|c| checker.kind(c).is_none()));
+    }
+    assert!(ForbiddenMoves::new(&Position::new(Preset::Gomoku15.rules())).is_none());
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use mnk_core::{Cell, Position, Rules};
+use mnk_core::{Cell, Position};
 
 use crate::limits::Limits;
 use crate::value::Value;
@@ -91,15 +91,6 @@ impl fmt::Display for BotError {
 }
 
 impl std::error::Error for BotError {}
-
-/// Refuses the rules no part of mnk-engine plays yet: renju and caro (see [`crate::variant`]).
-pub(crate) fn check_variant(rules: &Rules) -> Result<(), BotError> {
-    if crate::variant::plays(rules) {
-        Ok(())
-    } else {
-        Err(BotError::Unsupported(crate::variant::not_yet(rules)))
-    }
-}
 
 /// A computer player.
 pub trait Bot: Send {

@@ -125,7 +125,7 @@ type KeySet = HashSet<u128, BuildHasherDefault<KeyHasher>>;
 
 /// Refuses renju and caro, which the bitboards here do not know (see [`crate::variant`]).
 fn not_yet(rules: &Rules) -> Result<(), CountError> {
-    if crate::variant::plays(rules) {
+    if crate::variant::solved(rules) {
         Ok(())
     } else {
         Err(CountError::TooLarge(format!(

@@ -104,7 +104,8 @@ impl Level {
     /// only by time (level 6 on boards too large to solve), built as `engine` says.
     #[must_use]
     pub fn bot_with(self, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
-        let small = rules.cell_count().is_some_and(|n| n <= PERFECT_UP_TO_CELLS);
+        let small = rules.cell_count().is_some_and(|n| n <= PERFECT_UP_TO_CELLS)
+            && crate::solver::solvable(rules);
         match self.0 {
             1 => Box::new(Blunderer::new(seed)),
             2 => Box::new(WeightsBot::new(seed)),

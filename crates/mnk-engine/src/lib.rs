@@ -13,6 +13,7 @@ pub mod count;
 pub mod geometry;
 pub mod level;
 mod limits;
+pub mod opening;
 mod rng;
 pub mod search;
 pub mod solver;

@@ -1,21 +1,27 @@
-//! The rule sets mnk-engine plays: freestyle and exactly-k. mnk-core also knows renju and caro
-//! (forbidden moves, closed fives), but the bots, the search, the solver and counting reason
-//! about lines their own way and would play or count those as freestyle or exactly five, so
-//! every entry point asks here first and refuses them with [`not_yet`]'s reason.
+//! Which parts of mnk-engine play which rule sets.
+//!
+//! The search engine and the classic bots play every rule set mnk-core knows: the engine's line
+//! patterns follow each colour's winning runs (`Rules::run_wins`) and it asks mnk-core's renju
+//! checker before black plays a point that could be forbidden; the attack-weight and
+//! line-count bots choose among the moves mnk-core allows. The exact solver and counting work
+//! on bitboards of k-windows that know only freestyle and exactly-k wins; renju and caro are
+//! 15×15 games far beyond what they can finish anyway, so they refuse them with
+//! [`not_solved`]'s reason.
 
 use mnk_core::{Rules, Win};
 
-/// Whether the engine plays these rules.
+/// Whether the exact solver and counting take these rules.
 #[must_use]
-pub(crate) fn plays(rules: &Rules) -> bool {
+pub(crate) fn solved(rules: &Rules) -> bool {
     matches!(rules.win(), Win::Freestyle | Win::Exact)
 }
 
-/// Why the engine does not play `rules` (those for which [`plays`] is false).
+/// Why the exact solver (and the perfect player, and counting) do not take `rules` (those for
+/// which [`solved`] is false).
 #[must_use]
-pub(crate) fn not_yet(rules: &Rules) -> String {
+pub(crate) fn not_solved(rules: &Rules) -> String {
     format!(
-        "the computer does not play {} yet: play {rules} with two people, or choose freestyle or exact rules",
+        "the perfect player (the exact solver) does not play {}: it takes freestyle and exactly-k rules; choose the engine or a level for {rules}",
         rules.win()
     )
 }

@@ -171,7 +171,8 @@ fn attack_weight(a: &Attack, k: u32, exact: bool) -> f64 {
 /// The weight one side's stone on `cell` adds: its attacks, breakpoints and line bonuses.
 fn side_weight(pos: &Position, cell: Cell, figure: Player) -> f64 {
     let k = pos.rules().k();
-    let exact = pos.rules().win() == mnk_core::Win::Exact;
+    // Whether this side's overline wins is the rules' to say (renju: white's does, black's not).
+    let exact = !pos.rules().run_wins(figure, k + 1, 0);
     let mover = pos.to_move();
     let mut weight = 0.0;
     let mut breakpoints = 0;
@@ -238,6 +239,12 @@ pub(crate) fn weigh(pos: &Position, limits: &Limits) -> (Vec<(Cell, f64)>, bool)
     }
     let mut weights: Vec<(Cell, f64)> = Vec::new();
     let mut complete = true;
+    // Renju's forbidden points are no moves for black: not weighed when black is to move.
+    let forbidden: HashSet<Cell> = if pos.rules().has_forbidden_moves(pos.to_move()) {
+        pos.forbidden_cells().into_iter().collect()
+    } else {
+        HashSet::new()
+    };
     if pos.ply() == 0 {
         weights.extend(
             pos.cells_near_stones(RADIUS)
@@ -250,7 +257,7 @@ pub(crate) fn weigh(pos: &Position, limits: &Limits) -> (Vec<(Cell, f64)>, bool)
             for dy in -RADIUS..=RADIUS {
                 for dx in -RADIUS..=RADIUS {
                     let c = stone.offset(dx, dy, 1);
-                    if !pos.is_free(c) || !seen.insert(c) {
+                    if !pos.is_free(c) || forbidden.contains(&c) || !seen.insert(c) {
                         continue;
                     }
                     weights.push((c, cell_weight(pos, c)));

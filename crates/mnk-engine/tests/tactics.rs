@@ -6,8 +6,10 @@
 //! ```text
 //! ## name
 //! rules: 15x15x5            (any rules mnk-core reads: 15x15x5,exact, infx5, …)
-//! answer: h8 j8             (the engine must play one of these)
+//! answer: h8 j8             (the engine must play one of these; `any`: any legal move)
 //! avoid: g8                 (optional: moves it must not play)
+//! forbidden: h8             (optional, renju: points forbidden to black, checked with
+//!                            mnk-core when the suite loads)
 //! value: win 5 | win | not-loss | any
 //! proof: vcf                (optional: the line must be a forced win by fours, checked by
 //!                            replaying it on mnk-core's Position)
@@ -35,6 +37,7 @@ struct Puzzle {
     file: String,
     name: String,
     pos: Position,
+    /// Empty: any legal move.
     answer: Vec<Cell>,
     avoid: Vec<Cell>,
     value: String,
@@ -63,16 +66,28 @@ fn load() -> Vec<Puzzle> {
             let mut lines = block.lines();
             let name = lines.next().unwrap().trim().to_string();
             let (mut rules, mut answer, mut avoid, mut value, mut proof) =
-                (None, Vec::new(), Vec::new(), "any".to_string(), false);
+                (None, None, Vec::new(), "any".to_string(), false);
+            let mut forbidden = Vec::new();
             let mut diagram = String::new();
             for line in lines {
                 if let Some((key, rest)) = line.split_once(':').filter(|(k, _)| {
-                    ["rules", "answer", "avoid", "value", "proof", "note"].contains(&k.trim())
+                    [
+                        "rules",
+                        "answer",
+                        "avoid",
+                        "forbidden",
+                        "value",
+                        "proof",
+                        "note",
+                    ]
+                    .contains(&k.trim())
                 }) {
                     match key.trim() {
                         "rules" => rules = Some(rest.trim().parse::<Rules>().unwrap()),
-                        "answer" => answer = cells(rest),
+                        "answer" if rest.trim() == "any" => answer = Some(Vec::new()),
+                        "answer" => answer = Some(cells(rest)),
                         "avoid" => avoid = cells(rest),
+                        "forbidden" => forbidden = cells(rest),
                         "value" => value = rest.trim().to_string(),
                         "proof" => proof = rest.trim() == "vcf",
                         _ => {}
@@ -85,7 +100,13 @@ fn load() -> Vec<Puzzle> {
             let rules = rules.unwrap_or_else(|| panic!("{name}: no rules"));
             let pos = Position::from_diagram(rules, &diagram)
                 .unwrap_or_else(|e| panic!("{file}: {name}: {e}"));
-            assert!(!answer.is_empty(), "{name}: no answer");
+            let answer = answer.unwrap_or_else(|| panic!("{name}: no answer"));
+            for &c in &forbidden {
+                assert!(
+                    pos.forbidden_kind(c).is_some(),
+                    "{file}: {name}: {c} is not forbidden to black"
+                );
+            }
             out.push(Puzzle {
                 file: file.clone(),
                 name,
@@ -160,14 +181,17 @@ fn solve(pz: &Puzzle, threads: usize) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    if !pz.answer.contains(&a.best) {
+    if !pz.answer.is_empty() && !pz.answer.contains(&a.best) {
         return Err(format!(
             "played {summary}, wanted one of {:?}",
             names(&pz.answer)
         ));
     }
     if pz.avoid.contains(&a.best) {
-        return Err(format!("played {summary}, which loses"));
+        return Err(format!("played {summary}, which it must not"));
+    }
+    if let Err(e) = pz.pos.check_move(a.best) {
+        return Err(format!("played {summary}, which is not legal: {e}"));
     }
     let mut after = pz.pos.clone();
     for &c in &a.pv {

@@ -17,10 +17,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use mnk_core::{
-    Board, Cell, ForbiddenKind, Outcome, PlayError, Player, Position, Rules, RulesError,
-    SetupError, Win, MAX_SIDE,
+    Board, Cell, Decision, ForbiddenKind, Opening, Outcome, PlayError, Player, Position, Rules,
+    RulesError, SetupError, Step, Win, MAX_SIDE,
 };
-use mnk_engine::{Bot, BotError, Choice, Deadline, Limits, SearchInfo, Value};
+use mnk_engine::opening::{self, nearest_centre};
+use mnk_engine::{Bot, BotError, Choice, Deadline, Limits, SearchInfo};
 
 use crate::command::{BlockKind, BoardStone, Command, Coord, Field, Info, ParseError};
 use crate::coords::Frame;
@@ -32,16 +33,14 @@ pub const K: u32 = 5;
 pub const RULE_EXACT: u32 = 1;
 /// `INFO rule` flag: continuous game (accepted; played as an ordinary game).
 pub const RULE_CONTINUOUS: u32 = 2;
-/// `INFO rule` flag: renju (not supported).
+/// `INFO rule` flag: renju (black, the player who began, has forbidden moves).
 pub const RULE_RENJU: u32 = 4;
-/// `INFO rule` flag: caro (not supported).
+/// `INFO rule` flag: caro (exactly five, not closed at both ends by the opponent).
 pub const RULE_CARO: u32 = 8;
 /// Megabytes of hash table per second of `timeout_turn` (see `Session::hash_bytes`).
 pub const HASH_MB_PER_SECOND: u64 = 40;
 /// The hash table of the bot made at `START`, before the INFO lines that size it arrive.
 pub const START_HASH_BYTES: u64 = 16 << 20;
-/// In a swap2 decision, take the other colour when our side is worse than this evaluation.
-pub const SWAP_MARGIN: i32 = 150;
 
 /// What the session asks of the bot it makes, besides the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,12 +130,9 @@ pub enum SessionError {
     /// Renju: black may not play there.
     #[error("{0} is forbidden to black under renju: {1}")]
     Forbidden(Coord, ForbiddenKind),
-    /// `INFO rule` with the renju flag.
-    #[error("renju (INFO rule 4) is not supported: mnk plays freestyle (rule 0) and exactly five (rule 1)")]
-    Renju,
-    /// `INFO rule` with the caro flag.
-    #[error("caro (INFO rule 8) is not supported: mnk plays freestyle (rule 0) and exactly five (rule 1)")]
-    Caro,
+    /// `INFO rule` with both the renju and the caro flag.
+    #[error("INFO rule {0} asks for renju (4) and caro (8) at once: choose one")]
+    RenjuAndCaro(u32),
     /// `INFO rule` with flags the specification does not define.
     #[error("INFO rule {0} has unknown flags: mnk knows 1 (exactly five), 2 (continuous), 4 (renju) and 8 (caro)")]
     UnknownRule(u32),
@@ -290,8 +286,7 @@ impl Session {
             Command::Play(c) => self.play(c).map(Some),
             // The reader thread already raised the stop flag of the search, if one runs.
             Command::Stop => Ok(None),
-            // Renju is not supported, so no cell is ever forbidden.
-            Command::ShowForbid => Ok(Some("FORBID .".into())),
+            Command::ShowForbid => Ok(Some(self.show_forbid())),
         };
         match reply {
             Ok(Some(line)) => out(&line),
@@ -348,18 +343,53 @@ impl Session {
         if self.rule & !known != 0 {
             return Err(SessionError::UnknownRule(self.rule));
         }
-        if self.rule & RULE_RENJU != 0 {
-            return Err(SessionError::Renju);
-        }
-        if self.rule & RULE_CARO != 0 {
-            return Err(SessionError::Caro);
-        }
-        let win = if self.rule & RULE_EXACT != 0 {
-            Win::Exact
-        } else {
-            Win::Freestyle
+        // Renju and caro decide overlines themselves, so the exactly-five flag adds nothing to
+        // them; the continuous flag is played as an ordinary game.
+        let win = match (self.rule & RULE_RENJU != 0, self.rule & RULE_CARO != 0) {
+            (true, true) => return Err(SessionError::RenjuAndCaro(self.rule)),
+            (true, false) => Win::Renju,
+            (false, true) => Win::Caro,
+            (false, false) if self.rule & RULE_EXACT != 0 => Win::Exact,
+            (false, false) => Win::Freestyle,
         };
         board_rules(frame, win)
+    }
+
+    /// The answer to `YXSHOWFORBID`, Yixin's way: `FORBID ` then black's forbidden cells as
+    /// four digits each (column, then row from the top, two digits apiece), in reading order,
+    /// then `.`. Black is the player who began: the side with more stones, or the brain when
+    /// the counts are equal (as for a move request). Under other rules, or with no position
+    /// the rules allow, there are none: `FORBID .`.
+    fn show_forbid(&self) -> String {
+        let mut coords = self.forbidden_coords().unwrap_or_default();
+        coords.sort_by_key(|c| (c.y, c.x));
+        let cells: String = coords
+            .iter()
+            .map(|c| format!("{:02}{:02}", c.x, c.y))
+            .collect();
+        format!("FORBID {cells}.")
+    }
+
+    fn forbidden_coords(&self) -> Option<Vec<Coord>> {
+        let rules = self.rules().ok()?;
+        if !rules.has_forbidden_moves(rules.first()) {
+            return None;
+        }
+        let frame = self.frame?;
+        let own = self.cells_of(frame, Field::Own);
+        let opponent = self.cells_of(frame, Field::Opponent);
+        let (black, white) = if own.len() >= opponent.len() {
+            (own, opponent)
+        } else {
+            (opponent, own)
+        };
+        let pos = Position::from_stones(rules, &black, &white).ok()?;
+        Some(
+            pos.forbidden_cells()
+                .into_iter()
+                .filter_map(|c| frame.coord(c))
+                .collect(),
+        )
     }
 
     fn frame_checked(&self, c: Coord) -> Result<Frame, SessionError> {
@@ -518,9 +548,34 @@ impl Session {
         stop: &Arc<AtomicBool>,
         out: &mut dyn FnMut(&str),
     ) -> Result<Choice, SessionError> {
+        self.think(pos, None, stop, out)
+    }
+
+    /// One of the `share` searches of a swap2 step: a `share`-th of the move's time, and the
+    /// steadier value opening decisions compare (`opening::steady_choice`).
+    fn opening_search(
+        &mut self,
+        pos: &Position,
+        share: usize,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<Choice, SessionError> {
+        self.think(pos, Some(share), stop, out)
+    }
+
+    /// [`Session::search`], or with `opening_share`, [`Session::opening_search`].
+    fn think(
+        &mut self,
+        pos: &Position,
+        opening_share: Option<usize>,
+        stop: &Arc<AtomicBool>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<Choice, SessionError> {
         let frame = self.frame.ok_or(SessionError::NoBoard)?;
         // The clock runs from the request, so making the bot (and its tables) counts too.
-        let deadline = Deadline::from_now(self.time.budget(pos.ply()));
+        let share = opening_share.map_or(1, |n| u32::try_from(n.max(1)).unwrap_or(u32::MAX));
+        let budget = self.time.budget(pos.ply()) / share;
+        let deadline = Deadline::from_now(budget);
         let started = Instant::now();
         let limits = Limits {
             max_depth: self.max_depth,
@@ -530,9 +585,12 @@ impl Session {
         };
         let options = self.options_for(pos.rules(), stop);
         let bot = self.bot_for(*pos.rules(), options)?;
-        let result = bot.choose_with_info(pos, &limits, &mut |info| {
-            out(&info_message(frame, info));
-        });
+        let mut info = |info: &SearchInfo| out(&info_message(frame, info));
+        let result = if opening_share.is_some() {
+            opening::steady_choice(bot.as_mut(), pos, &limits, &mut info)
+        } else {
+            bot.choose_with_info(pos, &limits, &mut info)
+        };
         self.time.spend(started.elapsed().as_millis() as u64);
         let mut choice = result.map_err(|e| SessionError::Engine(e.to_string()))?;
         if pos.check_move(choice.cell).is_err() {
@@ -661,8 +719,9 @@ impl Session {
         Ok(c.to_string())
     }
 
-    /// Swap2: three opening stones on an empty board; with 3 or 5 stones, `SWAP` (take black)
-    /// when white — the side to move — is clearly worse, else one move as white.
+    /// Swap2 (`SWAP2BOARD`), decided by mnk-engine's `opening` like every swap2 of mnk: with no
+    /// stones, the opener's three; with 3 or 5, the decision of the one choosing: `SWAP` to take
+    /// black, one move to take white, or (after three) two moves placing two more stones.
     fn swap2(
         &mut self,
         stones: &[BoardStone],
@@ -675,76 +734,105 @@ impl Session {
             return Err(SessionError::Info(e));
         }
         let rules = self.rules()?;
-        match stones.len() {
-            0 => {
-                let cells = opening_three(&rules);
-                let coords: Vec<String> = cells
-                    .iter()
-                    .filter_map(|&c| frame.coord(c))
-                    .map(|c| c.to_string())
-                    .collect();
-                Ok(coords.join(" "))
+        let n = stones.len();
+        let options = match Opening::Swap2.step(n, swap2_decisions_before(n)) {
+            Ok(Step::Place { .. }) if n == 0 => {
+                let share = opening::searches_to_place(&rules);
+                let cells = opening::place_three(&rules, 0, &mut |pos: &Position| {
+                    self.opening_search(pos, share, stop, out)
+                })?;
+                return Ok(coords_text(frame, &cells));
             }
-            n @ (3 | 5) => {
-                if stones.iter().any(|s| s.field == Field::WinningLine) {
-                    return Err(SessionError::ContinuousStones);
-                }
-                let black_count = n.div_ceil(2);
-                let (own, _) = Session::counts(stones);
-                // Black's stones are the group of black's size; with mixed-up fields, the order.
-                let is_black: Vec<bool> = if own == black_count {
-                    stones.iter().map(|s| s.field == Field::Own).collect()
-                } else if n - own == black_count {
-                    stones.iter().map(|s| s.field == Field::Opponent).collect()
-                } else {
-                    (0..n).map(|i| i % 2 == 0).collect()
-                };
-                let pick = |black: bool| {
-                    stones
-                        .iter()
-                        .zip(&is_black)
-                        .filter(move |(_, &b)| b == black)
-                        .filter_map(|(s, _)| frame.cell(s.at))
-                        .collect::<Vec<Cell>>()
-                };
-                let (black, white) = (pick(true), pick(false));
-                let pos = setup(rules, &black, &white, Player::O)?;
-                let choice = self.search(&pos, stop, out)?;
-                let field_of = |black: bool, we_are_black: bool| {
-                    if black == we_are_black {
-                        Field::Own
-                    } else {
-                        Field::Opponent
-                    }
-                };
-                let swap = choice
-                    .value
-                    .is_some_and(|v| v.rank() < Value::Eval(-SWAP_MARGIN).rank());
-                // Remember the position with our colour, in case the game goes on with TURN.
-                self.stones = stones
-                    .iter()
-                    .zip(&is_black)
-                    .map(|(s, &b)| BoardStone {
-                        at: s.at,
-                        field: field_of(b, swap),
-                    })
-                    .collect();
-                if swap {
-                    Ok("SWAP".into())
-                } else {
-                    let at = frame
-                        .coord(choice.cell)
-                        .expect("legal moves are on the board");
-                    self.stones.push(BoardStone {
-                        at,
-                        field: Field::Own,
-                    });
-                    Ok(at.to_string())
-                }
-            }
-            n => Err(SessionError::Swap2Count(n)),
+            Ok(Step::Choose { options, .. }) => options,
+            _ => return Err(SessionError::Swap2Count(n)),
+        };
+        if stones.iter().any(|s| s.field == Field::WinningLine) {
+            return Err(SessionError::ContinuousStones);
         }
+        let is_black = black_stones(stones);
+        let pick = |black: bool| {
+            stones
+                .iter()
+                .zip(&is_black)
+                .filter(move |(_, &b)| b == black)
+                .filter_map(|(s, _)| frame.cell(s.at))
+                .collect::<Vec<Cell>>()
+        };
+        let pos = setup(rules, &pick(true), &pick(false), Player::O)?;
+        let share = opening::searches_to_decide(options);
+        let answer = opening::decide(&pos, options, &mut |pos: &Position| {
+            self.opening_search(pos, share, stop, out)
+        })?;
+        // Remember the position with our colour, so the game can go on with TURN. After
+        // placing two the colour is the opener's to choose; we keep it as white, the colour
+        // that moves next and so the one a manager asks a move of.
+        let we_are_black = answer.decision == Decision::Black;
+        self.stones = stones
+            .iter()
+            .zip(&is_black)
+            .map(|(s, &black)| BoardStone {
+                at: s.at,
+                field: if black == we_are_black {
+                    Field::Own
+                } else {
+                    Field::Opponent
+                },
+            })
+            .collect();
+        let placed: Vec<Coord> = answer
+            .stones
+            .iter()
+            .map(|&c| frame.coord(c).expect("legal moves are on the board"))
+            .collect();
+        for (i, &at) in placed.iter().enumerate() {
+            // White's stones are ours (we play white), black's the opponent's.
+            let field = if i % 2 == 0 {
+                Field::Own
+            } else {
+                Field::Opponent
+            };
+            self.stones.push(BoardStone { at, field });
+        }
+        Ok(match answer.decision {
+            Decision::Black => "SWAP".into(),
+            _ => coords_text(frame, &answer.stones),
+        })
     }
+}
+
+/// The swap2 decisions made before a `SWAP2BOARD` of `stones` stones: five stones mean the
+/// second player placed two more.
+fn swap2_decisions_before(stones: usize) -> &'static [Decision] {
+    if stones > 3 {
+        &[Decision::PlaceTwo]
+    } else {
+        &[]
+    }
+}
+
+/// Which of a swap2 block's stones are black's: the group of black's size (two of three, three
+/// of five) by field, or by order (black, white, black, …) when the fields do not tell.
+fn black_stones(stones: &[BoardStone]) -> Vec<bool> {
+    let n = stones.len();
+    let black_count = n.div_ceil(2);
+    let (own, _) = Session::counts(stones);
+    if own == black_count {
+        stones.iter().map(|s| s.field == Field::Own).collect()
+    } else if n - own == black_count {
+        stones.iter().map(|s| s.field == Field::Opponent).collect()
+    } else {
+        (0..n).map(|i| i % 2 == 0).collect()
+    }
+}
+
+/// Cells as the protocol's `x,y x,y …`.
+fn coords_text(frame: Frame, cells: &[Cell]) -> String {
+    cells
+        .iter()
+        .filter_map(|&c| frame.coord(c))
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Five in a row on the protocol's board, X first, or why mnk cannot play there.
@@ -794,41 +882,6 @@ fn describe_end(pos: &Position, brain: Option<Player>) -> String {
         (Outcome::Draw, _) => "the board is full".into(),
         (Outcome::Ongoing, _) => "it has ended".into(),
     }
-}
-
-/// The free cell nearest the centre of the board (ties by cell), if any.
-fn nearest_centre(pos: &Position) -> Option<Cell> {
-    let (w, h) = pos.rules().size()?;
-    let (cx2, cy2) = (w as i64 - 1, h as i64 - 1);
-    pos.legal_moves().into_iter().min_by_key(|c| {
-        let dx = 2 * i64::from(c.x) - cx2;
-        let dy = 2 * i64::from(c.y) - cy2;
-        (dx * dx + dy * dy, *c)
-    })
-}
-
-/// Three opening stones for swap2 (black, white, black): a compact shape at the centre that
-/// leaves neither side a clear edge, or the free cells nearest the centre on narrow boards.
-fn opening_three(rules: &Rules) -> Vec<Cell> {
-    let (w, h) = rules.size().unwrap_or((15, 15));
-    let (cx, cy) = ((w / 2) as i32, (h / 2) as i32);
-    let shape = [(0, 0), (1, 1), (-1, 2)];
-    let cells: Vec<Cell> = shape
-        .iter()
-        .map(|&(dx, dy)| Cell::new(cx + dx, cy + dy))
-        .collect();
-    if cells.iter().all(|&c| rules.contains(c)) {
-        return cells;
-    }
-    let mut pos = Position::new(*rules);
-    let mut out = Vec::new();
-    while out.len() < 3 {
-        match nearest_centre(&pos) {
-            Some(c) if pos.try_play(c).is_ok() => out.push(c),
-            _ => break,
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -950,23 +1003,5 @@ mod tests {
         let pos = setup(rules, &opp, &own, Player::O).unwrap();
         assert!(!pos.is_over());
         assert_eq!(pos.to_move(), Player::O);
-    }
-
-    #[test]
-    fn nearest_centre_prefers_the_middle() {
-        let pos = Position::new(Rules::bounded(15, 15, 5).unwrap());
-        assert_eq!(nearest_centre(&pos), Some(Cell::new(7, 7)));
-        let pos = Position::new(Rules::bounded(4, 4, 3).unwrap());
-        assert_eq!(nearest_centre(&pos), Some(Cell::new(1, 1)));
-    }
-
-    #[test]
-    fn opening_three_fits_every_board() {
-        for (w, h) in [(15, 15), (5, 5), (20, 1), (1, 7), (32, 32)] {
-            let rules = Rules::bounded(w, h, 5).unwrap();
-            let cells = opening_three(&rules);
-            assert_eq!(cells.len(), 3, "{w}x{h}");
-            assert!(Position::from_moves(rules, &cells).is_ok(), "{w}x{h}");
-        }
     }
 }

@@ -69,6 +69,48 @@ fn pbrain_mnk_plays_our_bots_through_the_protocol() {
 }
 
 #[test]
+fn pbrain_mnk_opens_and_chooses_through_swap2board() {
+    let mut args = MatchArgs::new("engine:0", "level3");
+    args.engines = vec![pbrain()];
+    args.opening = mnk_core::Opening::Swap2;
+    args.games = 2;
+    args.time_ms = 100;
+    args.quiet = true;
+    let report = run_match(&args).unwrap();
+    println!("{report}");
+    for (i, g) in report.games.iter().enumerate() {
+        assert!(!matches!(g.ending, Ending::Fault(..)), "{g}");
+        let story = g.opening_story.as_deref().unwrap();
+        let opener = if i == 0 { "A" } else { "B" };
+        assert!(
+            story.starts_with(&format!("{opener} placed three")),
+            "{story}"
+        );
+        assert!(
+            mnk_core::Position::from_moves(args.rules, &g.moves).is_ok(),
+            "{g}"
+        );
+    }
+}
+
+#[test]
+fn an_engine_that_answers_swap2board_with_nonsense_loses_by_protocol_error() {
+    let engine = "sh -c 'while read l; do case \"$l\" in START*) echo OK;; DONE*) echo SWAP;; END*) exit 0;; esac; done'";
+    let mut args = MatchArgs::new("engine:0", "weights");
+    args.engines = vec![engine.to_string()];
+    args.opening = mnk_core::Opening::Swap2;
+    args.games = 1;
+    args.time_ms = 100;
+    args.quiet = true;
+    let report = run_match(&args).unwrap();
+    let g = &report.games[0];
+    assert!(
+        matches!(&g.ending, Ending::Fault(_, f) if f.kind == FaultKind::Protocol && f.detail.contains("SWAP")),
+        "{g}"
+    );
+}
+
+#[test]
 fn an_engine_that_plays_off_the_board_loses_by_illegal_move() {
     let report = against_weights(script("echo 99,99"));
     assert_eq!(report.faults(FaultKind::Illegal), 2, "{report}");

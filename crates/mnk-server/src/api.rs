@@ -7,7 +7,7 @@ use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
 use mnk_core::Preset;
 use serde_json::{json, Value};
@@ -15,9 +15,8 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::body::{ApiJson, MAX_BODY_BYTES};
+use crate::body::MAX_BODY_BYTES;
 use crate::error::ApiError;
-use crate::game::{state_json, GameRequest};
 use crate::head::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
 use crate::log::panic_message;
 use crate::play::AppState;
@@ -56,8 +55,8 @@ pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<
     let routes = Router::new()
         .route("/api/health", get(health))
         .route("/api/presets", get(presets))
-        .route("/api/state", post(game_state))
         .merge(crate::play::routes())
+        .merge(crate::opening::routes())
         .merge(crate::analysis::routes())
         .merge(crate::import::routes())
         .merge(rooms.map(crate::rooms::http::routes).unwrap_or_default())
@@ -143,11 +142,6 @@ async fn presets() -> Json<Value> {
         .map(|p| json!({ "id": p.id(), "title": p.title(), "rules": p.rules() }))
         .collect();
     Json(json!({ "presets": presets }))
-}
-
-/// `POST /api/state`.
-async fn game_state(ApiJson(request): ApiJson<GameRequest>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state_json(&request.position()?)))
 }
 
 /// Everything no route matched: the embedded UI, or a JSON `not_found`.

@@ -59,6 +59,11 @@ pub enum ApiError {
         /// What is wrong.
         message: String,
     },
+    /// A swap opening whose stones and decisions do not fit together, or rules it cannot take.
+    BadOpening(String),
+    /// A request for the computer's part of an opening at a step that is not the computer's to
+    /// take (the colours are settled, or the stones are the other person's to place).
+    OpeningStep(String),
     /// The request body is over the size limit (413).
     BodyTooLarge(String),
     /// Too many moves, or a board too large for the asked analysis (422).
@@ -139,6 +144,8 @@ impl ApiError {
             ApiError::BadCell { .. } => "bad_cell",
             ApiError::IllegalMove { .. } => "illegal_move",
             ApiError::GameOver { .. } => "game_over",
+            ApiError::BadOpening(_) => "bad_opening",
+            ApiError::OpeningStep(_) => "opening_step",
             ApiError::BodyTooLarge(_) | ApiError::TooLarge(_) => "too_large",
             ApiError::UnknownBot(_) => "unknown_bot",
             ApiError::Unsupported(_) => "unsupported",
@@ -176,10 +183,12 @@ impl ApiError {
             ApiError::BadRules(_)
             | ApiError::Import(_)
             | ApiError::IllegalMove { .. }
+            | ApiError::BadOpening(_)
             | ApiError::TooLarge(_)
             | ApiError::Unsupported(_)
             | ApiError::OutOfTime(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::GameOver { .. }
+            | ApiError::OpeningStep(_)
             | ApiError::NotYourTurn(_)
             | ApiError::StalePly { .. }
             | ApiError::Waiting(_)
@@ -221,6 +230,8 @@ impl ApiError {
             | ApiError::BadQuery(m)
             | ApiError::BadRules(m)
             | ApiError::Import(m)
+            | ApiError::BadOpening(m)
+            | ApiError::OpeningStep(m)
             | ApiError::BodyTooLarge(m)
             | ApiError::TooLarge(m)
             | ApiError::UnknownBot(m)

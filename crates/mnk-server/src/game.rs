@@ -182,17 +182,42 @@ pub fn game_outcome_json(pos: &Position) -> Json {
     outcome_json(pos.rules(), pos.outcome())
 }
 
-/// The state of a game, as `POST /api/state` answers it.
+/// The state of a game, as `POST /api/state` answers it; under rules with forbidden moves
+/// (renju), with `forbidden`: the cells the side to move may not play, and why.
 #[must_use]
 pub fn state_json(pos: &Position) -> Json {
-    json!({
+    let mut state = json!({
         "rules": pos.rules(),
         "moves": cell_names(pos.rules(), pos.history()),
         "ply": pos.ply(),
         "to_move": pos.to_move(),
         "outcome": game_outcome_json(pos),
         "last": pos.last_move().map(|c| cell_json(pos.rules(), c)),
-    })
+    });
+    if pos.rules().has_forbidden_moves(pos.rules().first()) {
+        state["forbidden"] = Json::Array(forbidden_json(pos));
+    }
+    state
+}
+
+/// The cells the side to move may not play, each with its kind (`double-three`,
+/// `double-four`, `overline`) and the reason in words; none when the game is over or the side to
+/// move has no forbidden moves.
+fn forbidden_json(pos: &Position) -> Vec<Json> {
+    let rules = pos.rules();
+    if finished(pos) || !rules.has_forbidden_moves(pos.to_move()) {
+        return Vec::new();
+    }
+    pos.forbidden_cells()
+        .into_iter()
+        .filter_map(|cell| {
+            let kind = pos.forbidden_kind(cell)?;
+            let mut entry = cell_json(rules, cell);
+            entry["kind"] = json!(kind.name());
+            entry["why"] = json!(kind.to_string());
+            Some(entry)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ pub mod game;
 pub mod head;
 pub mod import;
 pub mod log;
+pub mod opening;
 pub mod play;
 pub mod pool;
 pub mod refusals;

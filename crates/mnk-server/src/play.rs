@@ -53,7 +53,7 @@ pub(crate) fn routes() -> Router<AppState> {
 
 /// Runs `job` in an engine slot, within `budget` and stopped when the client leaves; answers
 /// its result and the milliseconds it took.
-async fn in_slot<R, F>(
+pub(crate) async fn in_slot<R, F>(
     app: &AppState,
     client: Client,
     budget: Duration,
@@ -287,14 +287,14 @@ pub(crate) fn parse_opponent(opponent: &Json) -> Result<BotSpec, ApiError> {
 }
 
 /// The thinking time a request gets: its `time_ms` capped by the server, or the default.
-fn think_time(app: &AppState, time_ms: Option<u64>) -> Duration {
+pub(crate) fn think_time(app: &AppState, time_ms: Option<u64>) -> Duration {
     time_ms
         .map_or(app.default_think, Duration::from_millis)
         .clamp(Duration::from_millis(1), app.max_think)
 }
 
 /// A seed for a request that gave none: different from game to game and move to move.
-fn random_seed(pos: &Position) -> u64 {
+pub(crate) fn random_seed(pos: &Position) -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

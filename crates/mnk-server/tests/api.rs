@@ -32,7 +32,9 @@ async fn presets_list_every_rule_set_with_its_rules() {
             "gomoku15",
             "gomoku19",
             "standard",
-            "unbounded"
+            "unbounded",
+            "renju",
+            "caro"
         ]
     );
     assert_eq!(

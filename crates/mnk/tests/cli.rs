@@ -243,6 +243,102 @@ fn the_terminal_game_calls_a_draw_when_no_line_is_left() {
     assert!(!shown.contains("last move: X c1"), "{shown}");
 }
 
+/// `mnk play` with stdin `input`: its stdout and whether it exited well.
+fn play_with_input(args: &[&str], input: &str) -> (String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mnk play runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (text(&out.stdout), out.status.success())
+}
+
+#[test]
+fn the_terminal_game_plays_a_swap2_opening_between_two_people() {
+    // The opener places three, the chooser places two more (white, black), the opener takes
+    // white: white (O) is to move after the five stones, and plays g7.
+    let input = "h8\nj10\nd12\nsix\nplace-two\na1\no15\nwhite\ng7\nquit\n";
+    let (shown, ok) = play_with_input(
+        &[
+            "--rules",
+            "gomoku15",
+            "-x",
+            "human",
+            "-o",
+            "human",
+            "--opening",
+            "swap2",
+        ],
+        input,
+    );
+    assert!(ok, "{shown}");
+    assert!(
+        shown.contains("the opener (-x): opening stone, 3 to place (X next)>"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("the chooser (-o): choose black, white, place-two>"),
+        "{shown}"
+    );
+    assert!(shown.contains("choose one of the words shown"), "{shown}");
+    assert!(
+        shown.contains("the chooser (-o): opening stone, 2 to place (O next)>"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("the opener (-x): choose black, white>"),
+        "{shown}"
+    );
+    assert!(shown.contains("The colours are settled"), "{shown}");
+    assert!(shown.contains("last move: O g7"), "{shown}");
+}
+
+#[test]
+fn the_terminal_game_lets_the_computer_open_and_choose() {
+    let (shown, ok) = play_with_input(
+        &[
+            "--rules",
+            "gomoku15",
+            "-x",
+            "level3",
+            "-o",
+            "human",
+            "--opening",
+            "swap2",
+            "--time-ms",
+            "200",
+            "--seed",
+            "1",
+        ],
+        "place-two\na1\no15\nquit\n",
+    );
+    assert!(ok, "{shown}");
+    assert!(shown.contains("level3 opens with"), "{shown}");
+    assert!(shown.contains("level3 chooses"), "{shown}");
+    assert!(shown.contains("The colours are settled"), "{shown}");
+}
+
+#[test]
+fn the_terminal_game_refuses_a_swap_opening_that_does_not_fit() {
+    let out = mnk(&["play", "--rules", "tictactoe", "--opening", "swap"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no swap opening here"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn solve_all_gives_every_move_with_the_games_and_positions_below_it() {
     let out = mnk(&["solve", "3", "3", "3", "--all"]);

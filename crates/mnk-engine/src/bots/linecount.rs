@@ -156,10 +156,19 @@ impl LineCountBot {
     }
 
     fn moves(pos: &Position) -> Vec<Cell> {
-        match pos.rules().cell_count() {
-            Some(n) if n <= ALL_CELLS_UP_TO => pos.legal_moves(),
-            _ => pos.cells_near_stones(2),
+        if pos
+            .rules()
+            .cell_count()
+            .is_some_and(|n| n <= ALL_CELLS_UP_TO)
+        {
+            return pos.legal_moves();
         }
+        let mut moves = pos.cells_near_stones(2);
+        // Renju's black may not play a forbidden point (as legal_moves leaves them out).
+        if pos.rules().has_forbidden_moves(pos.to_move()) {
+            moves.retain(|&c| pos.forbidden_kind(c).is_none());
+        }
+        moves
     }
 }
 
@@ -304,7 +313,13 @@ impl Bot for LineCountBot {
                 .collect(),
             None => LineCountBot::moves(pos),
         };
-        let heaviest = moves[0];
+        if moves.is_empty() {
+            // Every cell near the stones forbidden (renju's black): any legal cell.
+            moves = pos.legal_moves();
+        }
+        let Some(&heaviest) = moves.first() else {
+            return Err(BotError::GameOver);
+        };
         // Shuffle so that equally good moves vary from game to game (reproducibly per seed).
         for i in (1..moves.len()).rev() {
             let j = self.rng.below(i + 1);

@@ -138,13 +138,15 @@ pub fn create_with(
 /// Whether the bot `spec` plays games under `rules`, without building it: the same answer
 /// [`create`] gives (it asks this first), cheap enough to ask for every bot on every request.
 pub fn check_rules(spec: &BotSpec, rules: &Rules) -> Result<(), BotError> {
-    crate::bot::check_variant(rules)?;
     match *spec {
         BotSpec::Level(_) => Ok(()),
         BotSpec::Named { id: "rules", .. } if rules.size() != Some((3, 3)) || rules.k() != 3 => {
             Err(BotError::Unsupported(
                 "the rule player knows only 3x3 tic-tac-toe (three in a row)".into(),
             ))
+        }
+        BotSpec::Named { id: "perfect", .. } if !crate::variant::solved(rules) => {
+            Err(BotError::Unsupported(crate::variant::not_solved(rules)))
         }
         BotSpec::Named { id: "perfect", .. } if !crate::solver::perfectly_playable(rules) => {
             Err(BotError::Unsupported(format!(
@@ -218,31 +220,56 @@ mod tests {
     }
 
     #[test]
-    fn renju_and_caro_are_not_played_yet() {
+    fn renju_and_caro_are_played_by_all_but_the_rule_player_and_the_solver() {
+        // Black (X) to move: h8 would be a double-three, forbidden, and the most tempting cell
+        // for a bot that did not know.
+        let diagram = "
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . X X . . . . . . . .
+            . . . . . . . X . . . . . . .
+            . . . . . . . X . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . . . . . . . . . . . . .
+            . . . O . . . . . . . . . . .
+            . . O . . . . . . . . . . . .
+            . O . . . . . . . . . . . . .";
         for rules in [
             mnk_core::Preset::Renju.rules(),
             mnk_core::Preset::Caro.rules(),
         ] {
+            let pos = mnk_core::Position::from_diagram(rules, diagram).unwrap();
             for spec in BOTS
                 .iter()
                 .map(|b| b.id.parse::<BotSpec>().unwrap())
                 .chain((1..=6).map(|n| BotSpec::Level(Level::new(n).unwrap())))
             {
-                let refused = check_rules(&spec, &rules).unwrap_err();
-                assert!(
-                    refused.to_string().contains("not play"),
-                    "{spec}: {refused}"
-                );
-                assert!(create(&spec, &rules, 1).is_err(), "{spec}");
+                let id = spec.to_string();
+                if id == "rules" || id == "perfect" {
+                    let refused = check_rules(&spec, &rules).unwrap_err();
+                    assert!(create(&spec, &rules, 1).is_err(), "{spec}: {refused}");
+                    continue;
+                }
+                check_rules(&spec, &rules).unwrap();
+                let mut bot = create(&spec, &rules, 1).unwrap();
+                let choice = bot.choose(&pos, &crate::Limits::nodes(2_000)).unwrap();
+                let mut after = pos.clone();
+                after
+                    .try_play(choice.cell)
+                    .unwrap_or_else(|e| panic!("{rules} {spec}: {e}"));
             }
-            let pos = mnk_core::Position::new(rules);
-            let searched =
-                crate::search::Engine::new(1).top_moves(&pos, &crate::Limits::depth(1), 3);
-            assert!(
-                matches!(searched, Err(BotError::Unsupported(_))),
-                "{searched:?}"
-            );
         }
+        let refused =
+            check_rules(&"perfect".parse().unwrap(), &"6x6x5,renju".parse().unwrap()).unwrap_err();
+        assert!(
+            refused.to_string().contains("does not play renju"),
+            "{refused}"
+        );
         // Small boards of five in a row: the solver and counting refuse them with a reason.
         let small: Rules = "6x6x5,renju".parse().unwrap();
         assert!(!crate::solver::solvable(&small));

@@ -22,14 +22,16 @@
 //! [`MAX_FRAME_SPAN`], the frame is centred on the last move and stones outside it are left out
 //! (the engine's facade checks the whole position for immediate wins and blocks first).
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
+use mnk_core::renju::ForbiddenMoves;
 use mnk_core::zobrist::mix64;
-use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, Win, MAX_COORD};
+use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, MAX_COORD};
 
-use super::pattern::{self, generic_pattern, reach, PatternTable, Segment, Side};
+use super::pattern::{self, generic_pattern, LineRule, Pattern, PatternTable, Segment, Side};
 use super::threat::{
-    info_score, info_threat, info_threat_index, with_pattern, Threat, ThreatTables,
+    info_score, info_threat, info_threat_index, key_pattern, with_pattern, Threat, ThreatTables,
 };
 
 /// Cells of margin around the stones' bounding box on the unbounded board.
@@ -47,9 +49,13 @@ const SIDE_KEY: u64 = 0x5BD1_E995_D6E8_FEB8;
 #[derive(Clone)]
 pub struct Board {
     k: u32,
-    exact: bool,
+    /// The rules the board was built for (the frame's geometry aside).
+    rules: Rules,
+    /// Which runs win, per player (renju: black exactly five, white five or more).
+    line_rules: [LineRule; 2],
     reach: u32,
-    table: Option<&'static PatternTable>,
+    /// Per player, the pattern table of its line rule.
+    table: [Option<&'static PatternTable>; 2],
     /// Both players' patterns of a line at once, when the reach is short (see [`pair_table`]).
     pairs: Option<&'static [u8]>,
     tables: ThreatTables,
@@ -84,6 +90,11 @@ pub struct Board {
     /// Per player, a bit per empty cell where they make at least [`HOT`]: the few cells that
     /// threat searches and forced-move generation look for, listed without a board scan.
     hot: [Vec<u64>; 2],
+    /// Under renju, mnk-core's checker of black's forbidden moves, following the stones (a
+    /// cell: it answers by trying stones in thought).
+    forbidden: Option<RefCell<ForbiddenMoves>>,
+    /// The side with forbidden moves (black under renju).
+    black: usize,
 }
 
 /// The weakest threat kept in the [`Board`]'s per-player bit sets.
@@ -146,13 +157,14 @@ impl Board {
         board.side = pos.to_move().index();
         board.hash = board.fresh_hash();
         board.won = false;
+        board.forbidden = ForbiddenMoves::new(pos).map(RefCell::new);
         board
     }
 
     fn empty(rules: &Rules, origin: Cell, width: i32, height: i32) -> Board {
         let k = rules.k();
-        let exact = rules.win() == Win::Exact;
-        let reach = reach(k, exact).min(MAX_REACH);
+        let line_rules = [Player::X, Player::O].map(|p| LineRule::of(rules, p));
+        let reach = board_reach(rules);
         let bounded = rules.is_bounded();
         let pad = (reach as i32).max(2);
         let stride = width + 2 * pad;
@@ -160,10 +172,11 @@ impl Board {
         let n = (stride * rows) as usize;
         let mut b = Board {
             k,
-            exact,
+            rules: *rules,
+            line_rules,
             reach,
-            table: pattern::table(k, exact),
-            pairs: pair_table(k, exact),
+            table: line_rules.map(pattern::table),
+            pairs: pair_table(line_rules),
             tables: ThreatTables::get(),
             bounded,
             width,
@@ -191,6 +204,8 @@ impl Board {
             undo_log: Vec::new(),
             frames: Vec::new(),
             hot: [vec![0; n.div_ceil(64)], vec![0; n.div_ceil(64)]],
+            forbidden: None,
+            black: rules.first().index(),
         };
         for fy in 0..height {
             for fx in 0..width {
@@ -380,6 +395,7 @@ impl Board {
     }
 
     /// How many empty cells give `player` at least the threat class `t`.
+    #[inline]
     #[must_use]
     pub fn threats_at_least(&self, player: usize, t: Threat) -> u32 {
         self.threat_count[player][t as usize..].iter().sum()
@@ -479,10 +495,152 @@ impl Board {
         }
     }
 
+    /// Whether `player` has forbidden moves (black under renju).
+    #[inline]
+    #[must_use]
+    pub fn has_forbidden(&self, player: usize) -> bool {
+        self.forbidden.is_some() && player == self.black
+    }
+
+    /// Whether `player` may not play the empty cell `idx`: renju's black on a forbidden point.
+    /// Only cells where black's lines could make a forbidden shape (two fours or threes, an
+    /// open four, which may be two fours in one line, or six in a row) and no five are asked
+    /// of mnk-core's checker, so the question costs a few look-ups almost everywhere.
+    #[inline]
+    #[must_use]
+    pub fn forbids(&self, idx: usize, player: usize) -> bool {
+        match &self.forbidden {
+            Some(check) if player == self.black => {
+                self.may_be_forbidden(idx) && check.borrow_mut().kind(self.cell_of(idx)).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// The cheap filter of [`Board::forbids`]: false only where black's stone on `idx`
+    /// certainly makes no forbidden shape.
+    fn may_be_forbidden(&self, idx: usize) -> bool {
+        let key = self.keys[idx][self.black];
+        let lines = [0, 1, 2, 3].map(|d| key_pattern(key, d));
+        let count = |p: Pattern| lines.iter().filter(|&&q| q == p).count();
+        if count(Pattern::Five) > 0 {
+            return false; // a five wins, whatever else the move makes
+        }
+        count(Pattern::F4) > 0
+            || count(Pattern::B4) >= 2
+            || count(Pattern::F3) >= 2
+            || self.makes_overline(idx)
+    }
+
+    /// Whether black's stone on `idx` makes more than k in a row.
+    fn makes_overline(&self, idx: usize) -> bool {
+        let r = self.reach;
+        let b = self.black;
+        self.lines[idx].iter().any(|masks| {
+            let own = masks[b] & !masks[1 - b];
+            let right = (own >> (r + 1)).trailing_ones().min(r);
+            let left = (own << (64 - r)).leading_ones().min(r);
+            1 + left + right > self.k
+        })
+    }
+
+    /// Whether `player` can make at least threat `t` on a cell they may play.
+    #[inline]
+    #[must_use]
+    pub fn has_playable_threat(&self, player: usize, t: Threat) -> bool {
+        self.threats_at_least(player, t) > 0
+            && (!self.has_forbidden(player) || self.has_threat_off_forbidden(player, t))
+    }
+
+    /// [`Board::has_playable_threat`] for a player with forbidden points: looks at the cells.
+    fn has_threat_off_forbidden(&self, player: usize, t: Threat) -> bool {
+        let mut cells = Vec::new();
+        self.cells_with(player, t, &mut cells);
+        cells.iter().any(|&c| !self.forbids(c, player))
+    }
+
+    /// Whether `player` can make a four whose five point the opponent may not play: under
+    /// renju, white's four aimed at one of black's forbidden points, as sure a win as an open
+    /// four (black cannot block, and has no five to play first when the caller has checked).
+    #[inline]
+    #[must_use]
+    pub fn has_unblockable_four(&self, player: usize) -> bool {
+        self.has_forbidden(1 - player) && self.has_four_at_forbidden(player)
+    }
+
+    /// [`Board::has_unblockable_four`] once the opponent has forbidden points.
+    fn has_four_at_forbidden(&self, player: usize) -> bool {
+        if self.threats_at_least(player, Threat::Block4) == 0 {
+            return false;
+        }
+        let mut cells = Vec::new();
+        self.cells_with(player, Threat::Block4, &mut cells);
+        cells
+            .into_iter()
+            .any(|c| self.four_aims_at_forbidden(c, player))
+    }
+
+    /// Whether `player`'s stone on `c` makes a four (in some line) whose five point is
+    /// forbidden to the opponent once that stone stands.
+    fn four_aims_at_forbidden(&self, c: usize, player: usize) -> bool {
+        let Some(check) = &self.forbidden else {
+            return false;
+        };
+        let key = self.keys[c][player];
+        let points: Vec<usize> = (0..4)
+            .filter(|&d| key_pattern(key, d) == Pattern::B4)
+            .filter_map(|d| self.five_point(c, d, player))
+            .collect();
+        if points.is_empty() {
+            return false;
+        }
+        let stone = if player == 0 { Player::X } else { Player::O };
+        let mut check = check.borrow_mut();
+        check.set(self.cell_of(c), Some(stone));
+        // The white stone only takes from black's lines, so the filter still holds.
+        let aimed = points
+            .iter()
+            .any(|&e| self.may_be_forbidden(e) && check.kind(self.cell_of(e)).is_some());
+        check.set(self.cell_of(c), None);
+        aimed
+    }
+
+    /// The empty cell along direction `d` that completes `player`'s winning run together with
+    /// a stone of theirs on the empty cell `c`, if any.
+    fn five_point(&self, c: usize, d: usize, player: usize) -> Option<usize> {
+        let own = player as u8 + 1;
+        let k = self.k as isize;
+        let run_through = |e: usize| {
+            let counts = |sign: isize| {
+                (1..)
+                    .map(|i| self.step(e, d, sign * i))
+                    .take_while(|&i| i == c || self.stone[i] == own)
+                    .count() as u32
+            };
+            1 + counts(1) + counts(-1)
+        };
+        (-k..=k)
+            .filter(|&i| i != 0)
+            .map(|i| self.step(c, d, i))
+            .find(|&e| self.stone[e] == EMPTY && self.line_rules[player].wins(run_through(e), 0))
+    }
+
+    /// The first cell (in index order) where `player` makes a five, if any.
+    #[must_use]
+    pub fn five_cell(&self, player: usize) -> Option<usize> {
+        if self.threat_count(player, Threat::Five) == 0 {
+            return None;
+        }
+        let mut cells = Vec::new();
+        self.cells_with(player, Threat::Five, &mut cells);
+        cells.first().copied()
+    }
+
     /// Plays the empty cell `idx` for the side to move.
     pub fn play(&mut self, idx: usize) {
         debug_assert_eq!(self.stone[idx], EMPTY, "play on a non-empty cell");
         let p = self.side;
+        debug_assert!(!self.forbids(idx, p), "a forbidden move played");
         self.won = self.threat(idx, p) == Threat::Five;
         self.frames.push(Frame {
             ply: self.moves.len(),
@@ -531,6 +689,10 @@ impl Board {
             }
         }
         self.bump_near(idx, 1);
+        if let Some(check) = &self.forbidden {
+            let player = if p == 0 { Player::X } else { Player::O };
+            check.borrow_mut().set(self.cell_of(idx), Some(player));
+        }
         let (fx, fy) = self.frame_xy(idx);
         let bb = match self.bbox.last() {
             Some(&(x0, y0, x1, y1)) => (x0.min(fx), y0.min(fy), x1.max(fx), y1.max(fy)),
@@ -553,6 +715,9 @@ impl Board {
         let p = self.side;
         self.hash ^= self.zobrist[idx][p] ^ SIDE_KEY;
         self.stone[idx] = EMPTY;
+        if let Some(check) = &self.forbidden {
+            check.borrow_mut().set(self.cell_of(idx), None);
+        }
         let r = self.reach as isize;
         if self
             .frames
@@ -717,8 +882,8 @@ impl Board {
 
     /// The pattern `p` makes on a cell whose line masks are `line`.
     #[inline]
-    fn line_pattern(&self, line: [u64; 2], p: usize) -> pattern::Pattern {
-        line_pattern(line, p, self.reach, self.table, self.k, self.exact)
+    fn line_pattern(&self, line: [u64; 2], p: usize) -> Pattern {
+        line_pattern(line, p, self.reach, self.table[p], self.line_rules[p])
     }
 
     fn fresh_hash(&self) -> u64 {
@@ -781,12 +946,8 @@ impl Board {
                     Geometry::Unbounded
                 },
                 self.k,
-                if self.exact {
-                    Win::Exact
-                } else {
-                    Win::Freestyle
-                },
-                Player::X,
+                self.rules.win(),
+                self.rules.first(),
             )
             .expect("rules of an existing board"),
             self.origin,
@@ -803,18 +964,26 @@ impl Board {
     }
 }
 
-/// The pattern `p` makes on a cell whose line masks are `line` (bit `reach` is the cell itself,
-/// lower bits one side, higher bits the other), from the pattern table when there is one.
+/// The pattern `p` makes on a cell whose line masks are `line` (bit `r` is the cell itself,
+/// lower bits one side, higher bits the other), under `p`'s line rule, from the pattern table
+/// when there is one. A rule that needs less reach than the board's (renju's white) reads the
+/// masks narrowed to its own.
 fn line_pattern(
     line: [u64; 2],
     p: usize,
     r: u32,
     table: Option<&PatternTable>,
-    k: u32,
-    exact: bool,
-) -> pattern::Pattern {
-    let own = line[p] & !line[1 - p];
-    let blk = line[1 - p];
+    rule: LineRule,
+) -> Pattern {
+    let narrow = rule.reach().min(r);
+    let shift = r - narrow;
+    let r = narrow;
+    let span = (1u64 << (2 * r + 1)) - 1;
+    let (mine, theirs) = ((line[p] >> shift) & span, (line[1 - p] >> shift) & span);
+    // Walls are in both masks: own stones are in mine only, the opponent's in theirs only.
+    let own = mine & !theirs;
+    let blk = theirs;
+    let opponent = theirs & !mine;
     let m = (1u64 << r) - 1;
     let rb = (blk >> (r + 1)) & m;
     let ro = (own >> (r + 1)) & m;
@@ -826,10 +995,14 @@ fn line_pattern(
     } else {
         r - 1 - (63 - lb.leading_zeros())
     };
+    // Whether the blocker just past each side is an opponent's stone (caro's closed ends).
+    let closes = rule.closed_loses;
+    let rclosed = closes && rlen < r && (opponent >> (r + 1 + rlen)) & 1 == 1;
+    let lclosed = closes && llen < r && (opponent >> (r - 1 - llen)) & 1 == 1;
     if let Some(t) = table {
         let rcode = (ro & ((1u64 << rlen) - 1)) | (1u64 << rlen);
         let lcode = (lo >> (r - llen)) | (1u64 << llen);
-        t.get(((lcode << (r + 1)) | rcode) as usize)
+        t.get(t.index_of_codes(lcode, rcode, lclosed, rclosed))
     } else {
         let mut left = 0u64;
         for d in 1..=llen {
@@ -841,14 +1014,26 @@ fn line_pattern(
             left: Side {
                 len: llen,
                 own: left,
+                closed: lclosed,
             },
             right: Side {
                 len: rlen,
                 own: ro & ((1u64 << rlen) - 1),
+                closed: rclosed,
             },
         };
-        generic_pattern(seg, k, exact)
+        generic_pattern(seg, rule)
     }
+}
+
+/// How far the board's line masks reach: the longer of the two players' rules (capped).
+fn board_reach(rules: &Rules) -> u32 {
+    [Player::X, Player::O]
+        .map(|p| LineRule::of(rules, p).reach())
+        .into_iter()
+        .max()
+        .unwrap_or(1)
+        .min(MAX_REACH)
 }
 
 /// The longest reach with a pair table (4^(2 × reach) entries: a megabyte at reach 5).
@@ -862,25 +1047,26 @@ fn pair_index(line: [u64; 2], r: u32) -> usize {
     (squeeze(line[0]) | (squeeze(line[1]) << (2 * r))) as usize
 }
 
-static PAIR_TABLES: [[OnceLock<Vec<u8>>; 2]; 6] = [
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-];
+/// Line rules with tables per k (see [`pattern::table_slot`]).
+const PAIR_RULES: usize = 4;
+
+static PAIR_TABLES: [OnceLock<Vec<u8>>; 6 * PAIR_RULES * PAIR_RULES] =
+    [const { OnceLock::new() }; 6 * PAIR_RULES * PAIR_RULES];
 
 /// For short reaches, a table from both players' line masks to both patterns (X's in the low
 /// nibble), built from [`line_pattern`] on first use: one lookup per line instead of two
 /// decodings. `None` for longer reaches or k without a pattern table.
-fn pair_table(k: u32, exact: bool) -> Option<&'static [u8]> {
-    let table = pattern::table(k, exact)?;
-    let r = reach(k, exact);
+fn pair_table(rules: [LineRule; 2]) -> Option<&'static [u8]> {
+    let tables = [pattern::table(rules[0])?, pattern::table(rules[1])?];
+    let r = rules[0].reach().max(rules[1].reach());
     if r > PAIR_MAX_REACH {
         return None;
     }
-    let slot = &PAIR_TABLES[(k - pattern::TABLE_MIN_K) as usize][usize::from(exact)];
+    let (x, o) = (
+        pattern::table_slot(rules[0])?,
+        pattern::table_slot(rules[1])?,
+    );
+    let slot = &PAIR_TABLES[x * PAIR_RULES + o % PAIR_RULES];
     let built = slot.get_or_init(|| {
         let lo = (1u64 << r) - 1;
         let spread = |c: u64| (c & lo) | ((c >> r) << (r + 1));
@@ -889,8 +1075,8 @@ fn pair_table(k: u32, exact: bool) -> Option<&'static [u8]> {
             .map(|i| {
                 let line = [spread(i & (half - 1)), spread(i >> (2 * r))];
                 debug_assert_eq!(pair_index(line, r) as u64, i);
-                line_pattern(line, 0, r, Some(table), k, exact) as u8
-                    | (line_pattern(line, 1, r, Some(table), k, exact) as u8) << 4
+                line_pattern(line, 0, r, Some(tables[0]), rules[0]) as u8
+                    | (line_pattern(line, 1, r, Some(tables[1]), rules[1]) as u8) << 4
             })
             .collect()
     });
@@ -900,7 +1086,7 @@ fn pair_table(k: u32, exact: bool) -> Option<&'static [u8]> {
 /// The frame for the unbounded board: origin, width and height.
 fn unbounded_frame(pos: &Position) -> (Cell, i32, i32) {
     let rules = pos.rules();
-    let reach = reach(rules.k(), rules.win() == Win::Exact).min(MAX_REACH) as i32;
+    let reach = board_reach(rules) as i32;
     let m = UNBOUNDED_MARGIN.max(reach + 1);
     let (lo, hi) = pos
         .stone_bounds()
@@ -936,6 +1122,8 @@ mod tests {
             "10x10x6,exact",
             "7x7x3",
             "12x12x10",
+            "9x9x5,renju",
+            "9x9x5,caro",
         ] {
             let rules: Rules = rules.parse().unwrap();
             let mut rng = Rng::seeded(3);
@@ -943,6 +1131,7 @@ mod tests {
             for step in 0..300 {
                 let mut cands = Vec::new();
                 board.candidates(&mut cands);
+                cands.retain(|&c| !board.forbids(c, board.side()));
                 if board.ply() > 0 && (cands.is_empty() || rng.below(3) == 0 || board.won) {
                     board.undo();
                 } else if let Some(m) = rng.pick(&cands) {
@@ -951,6 +1140,60 @@ mod tests {
                 assert!(board.matches_fresh(), "{rules} step {step}\n{board:?}");
             }
         }
+    }
+
+    #[test]
+    fn forbidden_points_are_mnk_cores() {
+        // Random renju games (black never on a forbidden point): at every step the board's
+        // cheap filter and mnk-core's checker must name exactly the points mnk-core names.
+        let rules: Rules = "15x15x5,renju".parse().unwrap();
+        let mut rng = Rng::seeded(9);
+        let mut forbidden_seen = 0;
+        for _game in 0..12 {
+            let mut pos = Position::new(rules);
+            let mut board = Board::from_position(&pos);
+            while !pos.is_over() && pos.ply() < 120 {
+                let black = rules.first().index();
+                let expected = pos.forbidden_cells();
+                forbidden_seen += expected.len();
+                for c in rules.cells().filter(|&c| pos.is_free(c)) {
+                    let i = board.index_of(c).unwrap();
+                    assert_eq!(board.forbids(i, black), expected.contains(&c), "{c}\n{pos}");
+                    assert!(!board.forbids(i, 1 - black));
+                }
+                // Crowded play near the stones, where forbidden shapes arise.
+                let mut cands = Vec::new();
+                board.candidates(&mut cands);
+                cands.retain(|&c| !board.forbids(c, board.side()));
+                let Some(m) = rng.pick(&cands) else { break };
+                pos.play(board.cell_of(m));
+                board.play(m);
+            }
+        }
+        assert!(
+            forbidden_seen > 20,
+            "only {forbidden_seen} forbidden points met"
+        );
+    }
+
+    #[test]
+    fn a_white_four_aimed_at_a_forbidden_point_is_unblockable() {
+        // h8 is a double-three for black; white's h12 makes a four whose only five point is h8.
+        let rules: Rules = "15x15x5,renju".parse().unwrap();
+        let black: Vec<Cell> = ["f8", "g8", "g7", "f6", "h13", "h7", "a1"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let white: Vec<Cell> = ["h9", "h10", "h11", "o1", "o3", "o15"]
+            .iter()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let pos = Position::from_stones(rules, &black, &white).unwrap();
+        let board = Board::from_position(&pos);
+        assert!(board.has_unblockable_four(1));
+        assert!(!board.has_unblockable_four(0));
+        let free = Position::from_stones("15x15x5".parse().unwrap(), &black, &white).unwrap();
+        assert!(!Board::from_position(&free).has_unblockable_four(1));
     }
 
     #[test]

@@ -28,13 +28,17 @@ pub fn evaluate(board: &Board) -> i32 {
     let me = board.side();
     let op = 1 - me;
     let mut v = (OWN_WEIGHT * board.score_sum(me) - OPPONENT_WEIGHT * board.score_sum(op)) / 4;
-    if board.threats_at_least(me, Threat::Flex4) > 0 {
+    // Under renju black's threats on forbidden points are none (the checks cost nothing
+    // elsewhere).
+    if board.has_playable_threat(me, Threat::Flex4) || board.has_unblockable_four(me) {
         v += if board.threats_at_least(op, Threat::Block4) == 0 {
             FLEX4_UNANSWERED
         } else {
             FLEX4_ANSWERED
         };
-    } else if board.threat_count(me, Threat::Block4Flex3) > 0 {
+    } else if board.threat_count(me, Threat::Block4Flex3) > 0
+        && board.has_playable_threat(me, Threat::Block4Flex3)
+    {
         v += FOUR_THREE;
     }
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)

@@ -351,9 +351,6 @@ impl Engine {
         report: &mut dyn FnMut(&MultiPv),
         mode: Mode,
     ) -> Result<(MultiPv, Vec<(Cell, Value)>), BotError> {
-        if !crate::variant::plays(pos.rules()) {
-            return Err(BotError::Unsupported(crate::variant::not_yet(pos.rules())));
-        }
         if pos.rules().is_bounded() || pos.ply() > 0 {
             return self.search(pos, limits, report, mode);
         }

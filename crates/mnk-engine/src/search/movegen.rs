@@ -6,6 +6,11 @@
 //! would make a four (every defence of an open or broken three is such a cell); otherwise every
 //! empty cell within two of a stone. Ordering puts strong attacks and urgent defences first and
 //! breaks ties by cell, so the search is deterministic.
+//!
+//! Under renju black's forbidden points are no moves: they are left out of every list for
+//! black, and a black threat on one is no threat. A white five whose only block is forbidden
+//! therefore leaves black without a move (the search scores it as lost), and a white threat
+//! whose defences are all forbidden is not defended.
 
 use super::board::Board;
 use super::threat::Threat;
@@ -30,9 +35,20 @@ const ATTACK: [i32; 13] = [
 /// Order value of a move by the threat it takes from the opponent.
 const DEFEND: [i32; 13] = [0, 10, 8, 30, 25, 120, 150, 300, 100, 140, 800, 3000, 50_000];
 
-/// Appends the cells where `player` makes at least threat `t`, looking first along the lines of
-/// the last move (where new threats appear) and scanning the board only when some are missing.
+/// Appends the cells where `player` makes at least threat `t` and may play, looking first along
+/// the lines of the last move (where new threats appear) and scanning the board only when some
+/// are missing.
+#[inline]
 pub fn threat_cells(board: &Board, player: usize, t: Threat, out: &mut Vec<usize>) {
+    let start = out.len();
+    collect_threat_cells(board, player, t, out);
+    if board.has_forbidden(player) {
+        let found = out.split_off(start);
+        out.extend(found.into_iter().filter(|&c| !board.forbids(c, player)));
+    }
+}
+
+fn collect_threat_cells(board: &Board, player: usize, t: Threat, out: &mut Vec<usize>) {
     let want = board.threats_at_least(player, t) as usize;
     if want == 0 {
         return;
@@ -62,7 +78,8 @@ pub fn threat_cells(board: &Board, player: usize, t: Threat, out: &mut Vec<usize
     }
 }
 
-/// Fills `out` with the moves to search and says which rule chose them.
+/// Fills `out` with the moves to search and says which rule chose them. Under renju black's
+/// forbidden points are left out (a block list may then be empty: black is lost).
 pub fn generate(board: &Board, out: &mut Vec<usize>) -> Phase {
     out.clear();
     let me = board.side();
@@ -74,17 +91,43 @@ pub fn generate(board: &Board, out: &mut Vec<usize>) -> Phase {
     }
     if board.threat_count(op, Threat::Five) > 0 {
         threat_cells(board, op, Threat::Five, out);
+        drop_forbidden(board, out);
         return Phase::Block;
     }
-    if board.threats_at_least(op, Threat::Flex4) > 0 {
+    if board.has_playable_threat(op, Threat::Flex4) || board.has_unblockable_four(op) {
         threat_cells(board, me, Threat::Block4, out);
         threat_cells(board, op, Threat::Block4, out);
         out.sort_unstable();
         out.dedup();
-        return Phase::Defend;
+        drop_forbidden(board, out);
+        if !out.is_empty() {
+            return Phase::Defend;
+        }
+        // Nothing the mover may play stops it: the search sees the loss among all moves.
     }
     board.candidates(out);
+    drop_forbidden(board, out);
     Phase::All
+}
+
+/// Every empty cell the side to move may play, near the stones first (for a side left without
+/// a move by the rules above: renju's black facing a five on a forbidden point).
+pub fn any_moves(board: &Board, out: &mut Vec<usize>) {
+    out.clear();
+    board.candidates(out);
+    drop_forbidden(board, out);
+    if out.is_empty() {
+        out.extend((0..board.slots()).filter(|&i| board.is_empty(i)));
+        drop_forbidden(board, out);
+    }
+}
+
+/// Removes the cells the side to move may not play.
+fn drop_forbidden(board: &Board, out: &mut Vec<usize>) {
+    let me = board.side();
+    if board.has_forbidden(me) {
+        out.retain(|&m| !board.forbids(m, me));
+    }
 }
 
 /// The ordering score of a move for the side to move, before history and killers.

@@ -1,12 +1,17 @@
 //! Line patterns: what a player makes in one direction by putting a stone on an empty cell.
 //!
 //! A pattern depends only on the cells of one line around the cell, up to `reach` cells on each
-//! side (`k - 1` for freestyle, `k` for exact-k, where the cell just past a run decides whether
-//! it is an overline). Seen by one player, every cell there is own, empty or blocked (opponent
-//! stone or board edge); only the cells before the nearest blocker on each side matter. So one
-//! side of the line is coded as a number `1 << len | own`, `len` the free cells before the
-//! blocker and `own` a bit per own stone among them, and the two sides together index a table
-//! of `4^(reach + 1)` patterns (at most 2^18 bytes, for exact eight).
+//! side (`k - 1` for freestyle, `k` when the cell just past a run decides: an overline that does
+//! not win, a five closed at both ends that does not win under caro). Seen by one player, every
+//! cell there is own, empty or blocked (opponent stone or board edge); only the cells before the
+//! nearest blocker on each side matter. So one side of the line is coded as a number
+//! `1 << len | own`, `len` the free cells before the blocker and `own` a bit per own stone among
+//! them, and the two sides together index a table of `4^(reach + 1)` patterns (at most 2^18
+//! bytes, for exact eight). Under caro a side also says whether its blocker is an opponent's
+//! stone (which closes a five) or the edge (which does not), two more bits of index.
+//!
+//! Which runs win is a [`LineRule`] per player, read from mnk-core's `Rules::run_wins` (the one
+//! win authority): under renju black's lines are exact-five lines and white's freestyle ones.
 //!
 //! The classes follow the number of stones still needed and the number of ways to finish:
 //! [`Pattern::Five`] wins now; a four needs one more stone, open ([`Pattern::F4`]) when two cells
@@ -92,6 +97,59 @@ impl Pattern {
     }
 }
 
+/// Which unbroken runs of one player's stones win, as mnk-core's `Rules::run_wins` says for
+/// that player: the pattern tables are built for one of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LineRule {
+    /// Stones in a row needed.
+    pub k: u32,
+    /// Whether more than k in a row wins too.
+    pub overline_wins: bool,
+    /// Whether a run closed at both ends by the opponent's stones fails to win (caro).
+    pub closed_loses: bool,
+}
+
+impl LineRule {
+    /// The rule for `player`'s lines, asked of mnk-core: freestyle, exactly k (renju's black
+    /// too), or caro's exactly k not closed at both ends.
+    #[must_use]
+    pub fn of(rules: &mnk_core::Rules, player: mnk_core::Player) -> LineRule {
+        let k = rules.k();
+        LineRule {
+            k,
+            overline_wins: rules.run_wins(player, k + 1, 0),
+            closed_loses: !rules.run_wins(player, k, 2),
+        }
+    }
+
+    /// Five or more in a row wins (`exact`: exactly k).
+    #[must_use]
+    pub fn simple(k: u32, exact: bool) -> LineRule {
+        LineRule {
+            k,
+            overline_wins: !exact,
+            closed_loses: false,
+        }
+    }
+
+    /// Whether a run of `len` stones with `closed` of its ends held by the opponent wins.
+    #[must_use]
+    pub fn wins(self, len: u32, closed: u32) -> bool {
+        (len == self.k || (len > self.k && self.overline_wins))
+            && !(self.closed_loses && closed >= 2)
+    }
+
+    /// How far each side of a line matters.
+    #[must_use]
+    pub fn reach(self) -> u32 {
+        if self.overline_wins && !self.closed_loses {
+            self.k.saturating_sub(1).max(1)
+        } else {
+            self.k
+        }
+    }
+}
+
 /// One side of a line as a player sees it: `len` free cells before the nearest blocker (or the
 /// reach), and a bit per own stone, bit `d - 1` for the cell at distance `d`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +158,9 @@ pub struct Side {
     pub len: u32,
     /// Own stones: bit `d - 1` is the cell at distance `d`.
     pub own: u64,
+    /// Whether the blocker just past `len` is an opponent's stone (not the edge, and within
+    /// the reach).
+    pub closed: bool,
 }
 
 impl Side {
@@ -120,13 +181,11 @@ pub struct Segment {
 
 impl Segment {
     /// Whether the run through the centre wins.
-    fn wins(self, k: u32, exact: bool) -> bool {
-        let run = 1 + self.left.run() + self.right.run();
-        if exact {
-            run == k
-        } else {
-            run >= k
-        }
+    fn wins(self, rule: LineRule) -> bool {
+        let (l, r) = (self.left.run(), self.right.run());
+        let closed = u32::from(l == self.left.len && self.left.closed)
+            + u32::from(r == self.right.len && self.right.closed);
+        rule.wins(1 + l + r, closed)
     }
 
     /// The segment with an own stone added at distance `d` on the left (`left = true`) or right.
@@ -181,34 +240,24 @@ fn low_bits(n: u32) -> u64 {
     }
 }
 
-/// How far each side of a line matters for k in a row under the given win condition.
-#[must_use]
-pub fn reach(k: u32, exact: bool) -> u32 {
-    if exact {
-        k
-    } else {
-        k.saturating_sub(1).max(1)
-    }
-}
-
-/// A table of patterns for one k and win condition, indexed by the two coded sides.
+/// A table of patterns for one line rule, indexed by the two coded sides (and, when closed
+/// ends matter, whether each side is closed by the opponent).
 #[derive(Debug)]
 pub struct PatternTable {
-    k: u32,
-    exact: bool,
+    rule: LineRule,
     reach: u32,
     table: Vec<u8>,
 }
 
 impl PatternTable {
-    /// Builds the table for `k` in a row (`exact`: an overline does not win).
+    /// Builds the table for a line rule.
     #[must_use]
-    pub fn build(k: u32, exact: bool) -> PatternTable {
-        let reach = reach(k, exact);
-        let size = 1usize << (2 * reach + 2);
+    pub fn build(rule: LineRule) -> PatternTable {
+        let reach = rule.reach();
+        let closed_bits = if rule.closed_loses { 2 } else { 0 };
+        let size = 1usize << (2 * reach + 2 + closed_bits);
         let mut t = PatternTable {
-            k,
-            exact,
+            rule,
             reach,
             table: vec![UNKNOWN; size],
         };
@@ -232,11 +281,29 @@ impl PatternTable {
         }
         let lcode = (1u64 << s.left.len) | lown;
         let rcode = (1u64 << s.right.len) | (s.right.own & low_bits(s.right.len));
-        ((lcode << (self.reach + 1)) | rcode) as usize
+        self.index_of_codes(lcode, rcode, s.left.closed, s.right.closed)
+    }
+
+    /// The index of two coded sides and their closed flags (ignored unless closed ends
+    /// matter; a side reaching the reach is never closed).
+    #[inline]
+    #[must_use]
+    pub fn index_of_codes(&self, lcode: u64, rcode: u64, lclosed: bool, rclosed: bool) -> usize {
+        let base = (lcode << (self.reach + 1)) | rcode;
+        if !self.rule.closed_loses {
+            return base as usize;
+        }
+        let top = 2 * self.reach + 2;
+        let lclosed = lclosed && lcode >> self.reach == 0;
+        let rclosed = rclosed && rcode >> self.reach == 0;
+        (base | u64::from(lclosed) << top | u64::from(rclosed) << (top + 1)) as usize
     }
 
     fn decode(&self, idx: usize) -> Option<Segment> {
         let half = self.reach + 1;
+        let top = 2 * half;
+        let (lclosed, rclosed) = (idx >> top & 1 == 1, idx >> (top + 1) & 1 == 1);
+        let idx = idx & (low_bits(top) as usize);
         let lcode = (idx >> half) as u64;
         let rcode = (idx as u64) & low_bits(half);
         if lcode == 0 || rcode == 0 {
@@ -250,14 +317,21 @@ impl PatternTable {
                 lown |= 1 << (d - 1);
             }
         }
+        // A side that reaches the reach has no blocker in view: such closed flags are
+        // never looked up.
+        if (lclosed && llen == self.reach) || (rclosed && rlen == self.reach) {
+            return None;
+        }
         Some(Segment {
             left: Side {
                 len: llen,
                 own: lown,
+                closed: lclosed,
             },
             right: Side {
                 len: rlen,
                 own: rcode & low_bits(rlen),
+                closed: rclosed,
             },
         })
     }
@@ -267,9 +341,9 @@ impl PatternTable {
             return Pattern::from_u8(self.table[idx]);
         }
         let s = self.decode(idx).expect("valid index");
-        let p = if s.wins(self.k, self.exact) {
+        let p = if s.wins(self.rule) {
             Pattern::Five
-        } else if !s.has_room(self.k) {
+        } else if !s.has_room(self.rule.k) {
             Pattern::Dead
         } else {
             let mut wins = 0;
@@ -324,33 +398,37 @@ const UNKNOWN: u8 = 0xFF;
 pub const TABLE_MIN_K: u32 = 3;
 /// The largest k with a table.
 pub const TABLE_MAX_K: u32 = 8;
+/// Line rules per k: overline wins or not, times closed fives lose or not.
+const RULES_PER_K: usize = 4;
 
-static TABLES: [[OnceLock<PatternTable>; 2]; 6] = [
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-    [OnceLock::new(), OnceLock::new()],
-];
+static TABLES: [OnceLock<PatternTable>; 6 * RULES_PER_K] =
+    [const { OnceLock::new() }; 6 * RULES_PER_K];
 
-/// The shared table for `k` and the win condition, built on first use; `None` when k has no
-/// table (use [`generic_pattern`]).
+/// Where a line rule's shared tables are kept, if its k has tables.
 #[must_use]
-pub fn table(k: u32, exact: bool) -> Option<&'static PatternTable> {
-    if !(TABLE_MIN_K..=TABLE_MAX_K).contains(&k) {
-        return None;
-    }
-    let slot = &TABLES[(k - TABLE_MIN_K) as usize][usize::from(exact)];
-    Some(slot.get_or_init(|| PatternTable::build(k, exact)))
+pub fn table_slot(rule: LineRule) -> Option<usize> {
+    (TABLE_MIN_K..=TABLE_MAX_K).contains(&rule.k).then(|| {
+        (rule.k - TABLE_MIN_K) as usize * RULES_PER_K
+            + usize::from(rule.overline_wins)
+            + 2 * usize::from(rule.closed_loses)
+    })
+}
+
+/// The shared table for a line rule, built on first use; `None` when its k has no table (use
+/// [`generic_pattern`]).
+#[must_use]
+pub fn table(rule: LineRule) -> Option<&'static PatternTable> {
+    let slot = &TABLES[table_slot(rule)?];
+    Some(slot.get_or_init(|| PatternTable::build(rule)))
 }
 
 /// The pattern of a segment for any k, without a table: fives, fours and threes exactly as the
 /// tables define them, weaker lines by the most stones in one window (no open/blocked
 /// distinction there).
 #[must_use]
-pub fn generic_pattern(s: Segment, k: u32, exact: bool) -> Pattern {
-    if s.wins(k, exact) {
+pub fn generic_pattern(s: Segment, rule: LineRule) -> Pattern {
+    let k = rule.k;
+    if s.wins(rule) {
         return Pattern::Five;
     }
     if !s.has_room(k) {
@@ -358,7 +436,7 @@ pub fn generic_pattern(s: Segment, k: u32, exact: bool) -> Pattern {
     }
     let wins_after = |s: Segment| {
         s.empties()
-            .filter(|&(l, d)| s.with(l, d).wins(k, exact))
+            .filter(|&(l, d)| s.with(l, d).wins(rule))
             .count()
     };
     match wins_after(s) {
@@ -369,7 +447,7 @@ pub fn generic_pattern(s: Segment, k: u32, exact: bool) -> Pattern {
     let mut three = Pattern::Dead;
     for (l, d) in s.empties() {
         let next = s.with(l, d);
-        if next.wins(k, exact) {
+        if next.wins(rule) {
             continue;
         }
         match wins_after(next) {
@@ -395,21 +473,23 @@ pub enum Seen {
     Own,
     /// An empty cell.
     Empty,
-    /// An opponent's stone or the edge of the board.
+    /// An opponent's stone.
     Blocked,
+    /// The edge of the board: blocks like a stone but closes nothing under caro.
+    Edge,
 }
 
 /// The slow reference: the pattern made by putting an own stone on `line[centre]` (which must be
 /// empty), found by trying stones on the empty cells directly. Cells beyond the slice count as
 /// unknown: they neither extend a run nor block one, so give at least the reach on each side.
 #[must_use]
-pub fn reference_pattern(line: &[Seen], centre: usize, k: u32, exact: bool) -> Pattern {
+pub fn reference_pattern(line: &[Seen], centre: usize, rule: LineRule) -> Pattern {
     let mut cells = line.to_vec();
     cells[centre] = Seen::Own;
-    reference_level(&mut cells, centre, k, exact, 4)
+    reference_level(&mut cells, centre, rule, 4)
 }
 
-fn reference_wins(cells: &[Seen], centre: usize, k: u32, exact: bool) -> bool {
+fn reference_wins(cells: &[Seen], centre: usize, rule: LineRule) -> bool {
     let mut lo = centre;
     while lo > 0 && cells[lo - 1] == Seen::Own {
         lo -= 1;
@@ -419,16 +499,14 @@ fn reference_wins(cells: &[Seen], centre: usize, k: u32, exact: bool) -> bool {
         hi += 1;
     }
     let run = (hi - lo + 1) as u32;
-    if exact {
-        run == k
-    } else {
-        run >= k
-    }
+    let closed = u32::from(lo > 0 && cells[lo - 1] == Seen::Blocked)
+        + u32::from(cells.get(hi + 1) == Some(&Seen::Blocked));
+    rule.wins(run, closed)
 }
 
 /// The pattern of `cells` (centre already own), looking at most `budget` stones ahead.
-fn reference_level(cells: &mut [Seen], centre: usize, k: u32, exact: bool, budget: u32) -> Pattern {
-    if reference_wins(cells, centre, k, exact) {
+fn reference_level(cells: &mut [Seen], centre: usize, rule: LineRule, budget: u32) -> Pattern {
+    if reference_wins(cells, centre, rule) {
         return Pattern::Five;
     }
     if budget == 0 {
@@ -442,11 +520,14 @@ fn reference_level(cells: &mut [Seen], centre: usize, k: u32, exact: bool, budge
         }
         // Only cells in the free stretch around the centre can matter.
         let (a, b) = if e < centre { (e, centre) } else { (centre, e) };
-        if cells[a..=b].contains(&Seen::Blocked) {
+        if cells[a..=b]
+            .iter()
+            .any(|&c| c == Seen::Blocked || c == Seen::Edge)
+        {
             continue;
         }
         cells[e] = Seen::Own;
-        match reference_level(cells, centre, k, exact, budget - 1) {
+        match reference_level(cells, centre, rule, budget - 1) {
             Pattern::Five => wins += 1,
             p => best = best.max(p),
         }
@@ -464,14 +545,22 @@ fn reference_level(cells: &mut [Seen], centre: usize, k: u32, exact: bool, budge
 #[must_use]
 pub fn segment_of(line: &[Seen], centre: usize, reach: u32) -> Segment {
     let side = |step: isize| {
-        let mut s = Side { len: 0, own: 0 };
+        let mut s = Side {
+            len: 0,
+            own: 0,
+            closed: false,
+        };
         for d in 1..=reach {
             let i = centre as isize + step * d as isize;
             if i < 0 || i >= line.len() as isize {
                 break;
             }
             match line[i as usize] {
-                Seen::Blocked => break,
+                Seen::Blocked => {
+                    s.closed = true;
+                    break;
+                }
+                Seen::Edge => break,
                 Seen::Own => s.own |= 1 << (d - 1),
                 Seen::Empty => {}
             }
@@ -490,6 +579,23 @@ mod tests {
     use super::*;
     use crate::Rng;
 
+    fn caro(k: u32) -> LineRule {
+        LineRule {
+            k,
+            overline_wins: false,
+            closed_loses: true,
+        }
+    }
+
+    /// The three kinds of line rule for `k`: freestyle, exact, caro.
+    fn rules(k: u32) -> [LineRule; 3] {
+        [
+            LineRule::simple(k, false),
+            LineRule::simple(k, true),
+            caro(k),
+        ]
+    }
+
     fn parse(text: &str) -> (Vec<Seen>, usize) {
         let mut centre = 0;
         let cells = text
@@ -497,7 +603,8 @@ mod tests {
             .enumerate()
             .map(|(i, c)| match c {
                 'X' => Seen::Own,
-                'O' | '|' => Seen::Blocked,
+                'O' => Seen::Blocked,
+                '|' => Seen::Edge,
                 '*' => {
                     centre = i;
                     Seen::Empty
@@ -508,60 +615,107 @@ mod tests {
         (cells, centre)
     }
 
-    fn both(text: &str, k: u32, exact: bool) -> Pattern {
+    fn both(text: &str, rule: LineRule) -> Pattern {
         let (cells, centre) = parse(text);
-        let r = reference_pattern(&cells, centre, k, exact);
-        let t = table(k, exact).unwrap();
+        let r = reference_pattern(&cells, centre, rule);
+        let t = table(rule).unwrap();
         let seg = segment_of(&cells, centre, t.reach());
         assert_eq!(t.pattern(seg), r, "table and reference differ on {text}");
         r
     }
 
+    fn random_line(rng: &mut Rng, r: usize, own: usize) -> Vec<Seen> {
+        let mut cells: Vec<Seen> = (0..2 * r + 1)
+            .map(|_| match rng.below(10) {
+                x if x < own => Seen::Own,
+                x if x == own => Seen::Blocked,
+                x if x == own + 1 && rng.below(2) == 0 => Seen::Edge,
+                _ => Seen::Empty,
+            })
+            .collect();
+        cells[r] = Seen::Empty;
+        cells
+    }
+
     #[test]
     fn named_shapes_for_five() {
         use Pattern::*;
-        assert_eq!(both("....XX*XX....", 5, false), Five);
-        assert_eq!(both("...XXX*XX....", 5, false), Five);
-        assert_eq!(both("...XXX*XX....", 5, true), Dead);
-        assert_eq!(both("....XX*XX....", 5, true), Five);
-        assert_eq!(both(".....*XXX....", 5, false), F4);
-        assert_eq!(both("....O*XXX....", 5, false), B4);
-        assert_eq!(both("....X*X.X....", 5, false), B4);
-        assert_eq!(both("......*XX....", 5, false), F3);
-        assert_eq!(both(".....O*XX....", 5, false), B3);
-        assert_eq!(both("......*.XX...", 5, false), F3);
-        assert_eq!(both("......*X.....", 5, false), F2);
-        assert_eq!(both("....|.*X..|..", 5, false), B2);
-        assert_eq!(both("......*......", 5, false), F1);
-        assert_eq!(both("....|.*..|...", 5, false), Dead);
+        let free = LineRule::simple(5, false);
+        let exact = LineRule::simple(5, true);
+        assert_eq!(both("....XX*XX....", free), Five);
+        assert_eq!(both("...XXX*XX....", free), Five);
+        assert_eq!(both("...XXX*XX....", exact), Dead);
+        assert_eq!(both("....XX*XX....", exact), Five);
+        assert_eq!(both(".....*XXX....", free), F4);
+        assert_eq!(both("....O*XXX....", free), B4);
+        assert_eq!(both("....X*X.X....", free), B4);
+        assert_eq!(both("......*XX....", free), F3);
+        assert_eq!(both(".....O*XX....", free), B3);
+        assert_eq!(both("......*.XX...", free), F3);
+        assert_eq!(both("......*X.....", free), F2);
+        assert_eq!(both("....|.*X..|..", free), B2);
+        assert_eq!(both("......*......", free), F1);
+        assert_eq!(both("....|.*..|...", free), Dead);
         // Exact five: six in a row is no win.
-        assert_eq!(both("..XX*XX......", 5, true), Five);
-        assert_eq!(both(".XXX*XX......", 5, true), Dead);
-        assert_eq!(both(".XXX*XX......", 5, false), Five);
-        assert_eq!(both("X.*XXX.......", 5, true), B4);
-        assert_eq!(both("X.*XXX.......", 5, false), F4);
+        assert_eq!(both("..XX*XX......", exact), Five);
+        assert_eq!(both(".XXX*XX......", exact), Dead);
+        assert_eq!(both(".XXX*XX......", free), Five);
+        assert_eq!(both("X.*XXX.......", exact), B4);
+        assert_eq!(both("X.*XXX.......", free), F4);
+    }
+
+    #[test]
+    fn caro_fives_closed_by_the_opponent_do_not_count() {
+        use Pattern::*;
+        let c = caro(5);
+        assert_eq!(both("...OXX*XXO...", c), Dead);
+        assert_eq!(both("...OXX*XX.O..", c), Five);
+        assert_eq!(both("....|XX*XXO..", c), Five, "the edge closes nothing");
+        assert_eq!(both("...|XX*XX|...", c), Five);
+        assert_eq!(both("...XXX*XX....", c), Dead, "an overline");
+        // A closed four whose five would be closed too is no four.
+        assert_eq!(both("...OXX*X.O...", c), Dead);
+        assert_eq!(both("...OXX*X..O..", c), B4);
+        assert_eq!(both("...OXX*X.....", c), B4);
+        assert_eq!(both("...|XX*X.O...", c), B4);
+        assert_eq!(both("....O*XXX....", c), B4);
+        assert_eq!(both("....O*XXX.O..", c), Dead);
+        assert_eq!(both(".....*XXX....", c), F4);
+    }
+
+    #[test]
+    fn line_rules_follow_the_rules_of_mnk_core() {
+        use mnk_core::{Player, Rules};
+        for text in ["15x15x5", "15x15x5,exact", "15x15x5,caro", "15x15x5,renju"] {
+            let rules: Rules = text.parse().unwrap();
+            for player in [Player::X, Player::O] {
+                let rule = LineRule::of(&rules, player);
+                for len in 0..12 {
+                    for closed in 0..=2 {
+                        assert_eq!(
+                            rule.wins(len, closed),
+                            rules.run_wins(player, len, closed),
+                            "{text} {player:?} {len} {closed}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
     fn tables_match_the_reference_on_random_lines() {
         let mut rng = Rng::seeded(7);
         for k in TABLE_MIN_K..=TABLE_MAX_K {
-            for exact in [false, true] {
-                let t = table(k, exact).unwrap();
+            for rule in rules(k) {
+                let t = table(rule).unwrap();
                 let r = t.reach() as usize;
                 let samples = if k <= 5 { 3000 } else { 400 };
                 for _ in 0..samples {
-                    let mut cells: Vec<Seen> = (0..2 * r + 1)
-                        .map(|_| match rng.below(10) {
-                            0..=3 => Seen::Own,
-                            4 => Seen::Blocked,
-                            _ => Seen::Empty,
-                        })
-                        .collect();
-                    cells[r] = Seen::Empty;
+                    let cells = random_line(&mut rng, r, 4);
                     let seg = segment_of(&cells, r, t.reach());
-                    let want = reference_pattern(&cells, r, k, exact);
-                    assert_eq!(t.pattern(seg), want, "k={k} exact={exact} {cells:?}");
+                    let want = reference_pattern(&cells, r, rule);
+                    assert_eq!(t.pattern(seg), want, "{rule:?} {cells:?}");
                 }
             }
         }
@@ -570,12 +724,16 @@ mod tests {
     #[test]
     fn small_tables_match_the_reference_everywhere() {
         for k in 3..=5 {
-            for exact in [false, true] {
-                let t = table(k, exact).unwrap();
+            for rule in rules(k) {
+                let t = table(rule).unwrap();
                 let r = t.reach() as usize;
                 let n = 2 * r;
+                let kinds = [Seen::Own, Seen::Empty, Seen::Blocked, Seen::Edge];
+                // The edge only differs from a stone under caro (where five cells a side with
+                // four kinds each are too many for a debug build: the random lines cover it).
+                let base: usize = if rule.closed_loses && k <= 4 { 4 } else { 3 };
                 let mut count = 0;
-                for code in 0..3usize.pow(n as u32) {
+                for code in 0..base.pow(n as u32) {
                     let mut c = code;
                     let mut cells = Vec::with_capacity(n + 1);
                     for i in 0..=n {
@@ -583,11 +741,11 @@ mod tests {
                             cells.push(Seen::Empty);
                             continue;
                         }
-                        cells.push([Seen::Own, Seen::Empty, Seen::Blocked][c % 3]);
-                        c /= 3;
+                        cells.push(kinds[c % base]);
+                        c /= base;
                     }
                     let seg = segment_of(&cells, r, t.reach());
-                    assert_eq!(t.pattern(seg), reference_pattern(&cells, r, k, exact));
+                    assert_eq!(t.pattern(seg), reference_pattern(&cells, r, rule));
                     count += 1;
                 }
                 assert!(count > 0);
@@ -599,23 +757,16 @@ mod tests {
     fn generic_path_agrees_on_fours_and_threes() {
         let mut rng = Rng::seeded(11);
         for k in 4..=7 {
-            for exact in [false, true] {
-                let t = table(k, exact).unwrap();
+            for rule in rules(k) {
+                let t = table(rule).unwrap();
                 let r = t.reach() as usize;
                 for _ in 0..500 {
-                    let mut cells: Vec<Seen> = (0..2 * r + 1)
-                        .map(|_| match rng.below(10) {
-                            0..=4 => Seen::Own,
-                            5 => Seen::Blocked,
-                            _ => Seen::Empty,
-                        })
-                        .collect();
-                    cells[r] = Seen::Empty;
+                    let cells = random_line(&mut rng, r, 5);
                     let seg = segment_of(&cells, r, t.reach());
                     let want = t.pattern(seg);
-                    let got = generic_pattern(seg, k, exact);
+                    let got = generic_pattern(seg, rule);
                     if want >= Pattern::B3 || got >= Pattern::B3 {
-                        assert_eq!(got, want, "k={k} exact={exact} {cells:?}");
+                        assert_eq!(got, want, "{rule:?} {cells:?}");
                     }
                 }
             }

@@ -36,7 +36,7 @@ use super::board::Board;
 use super::control::Control;
 use super::eval::evaluate;
 use super::movegen::{
-    generate, is_quiet, key_move, move_score, order_key, sort_moves, threat_cells, Phase,
+    any_moves, generate, is_quiet, key_move, move_score, order_key, sort_moves, threat_cells, Phase,
 };
 use super::score::{is_loss, is_win, INFINITY, MATE, MAX_PLY};
 use super::threat::Threat;
@@ -168,6 +168,12 @@ impl<'a> Searcher<'a> {
         if phase == Phase::Win {
             return Some(self.proven(1, MATE - 1, vec![moves[0]]));
         }
+        if moves.is_empty() {
+            // Renju's black with no allowed block of a five: lost, but a move is still owed.
+            any_moves(&self.board, &mut moves);
+            let pv = moves.first().map(|&m| vec![m])?;
+            return Some(self.proven(1, -(MATE - 2), pv));
+        }
         // Out of time already (a zero budget): no threat search, the best-ordered move.
         if phase != Phase::Block && !self.ctl.poll() {
             self.ctl.start_slice(ROOT_THREAT_SHARE);
@@ -206,9 +212,9 @@ impl<'a> Searcher<'a> {
     /// The VCF, the VCT and the check for the opponent's VCF of step 1, within the time slice:
     /// a proven win, or `None` with `moves` narrowed to the defences.
     fn threat_searches(&mut self, phase: Phase, moves: &mut Vec<usize>) -> Option<Iteration> {
-        if let Some(line) = vcf(&mut self.board, &mut self.ctl, self.cache, ROOT_VCF_FOURS) {
-            let n = line.len() as u32;
-            return Some(self.proven(n, MATE - n as i32, line));
+        if let Some(proof) = vcf(&mut self.board, &mut self.ctl, self.cache, ROOT_VCF_FOURS) {
+            let n = proof.plies;
+            return Some(self.proven(n, MATE - n as i32, proof.line));
         }
         if !self.ctl.stopped() {
             let budget = self
@@ -675,7 +681,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// A score the threat counts alone decide, `ply` plies from the root: a five to complete,
-    /// two fives to stop, or an open four the opponent cannot answer with a five.
+    /// two fives to stop (or one on a point the mover may not play, under renju), or an open
+    /// four the opponent cannot answer with a five.
     fn decided_by_threats(&self, ply: i32) -> Option<i32> {
         let me = self.board.side();
         let op = 1 - me;
@@ -683,13 +690,26 @@ impl<'a> Searcher<'a> {
             return Some(MATE - ply - 1);
         }
         let op_fives = self.board.threat_count(op, Threat::Five);
-        if op_fives >= 2 {
+        if op_fives >= 2 || (op_fives == 1 && self.cannot_block(me, op)) {
             return Some(-(MATE - ply - 2));
         }
-        if op_fives == 0 && self.board.threats_at_least(me, Threat::Flex4) > 0 {
+        if op_fives == 0
+            && (self.board.has_playable_threat(me, Threat::Flex4)
+                || self.board.has_unblockable_four(me))
+        {
             return Some(MATE - ply - 3);
         }
         None
+    }
+
+    /// Whether `me` may not play the cell where `op` makes a five (renju's black, when it is
+    /// a forbidden point: white aims at those).
+    fn cannot_block(&self, me: usize, op: usize) -> bool {
+        self.board.has_forbidden(me)
+            && self
+                .board
+                .five_cell(op)
+                .is_some_and(|c| self.board.forbids(c, me))
     }
 
     /// The horizon: stand pat on the evaluation, or try own fours; forced blocks are always
@@ -730,8 +750,8 @@ impl<'a> Searcher<'a> {
             return stand;
         }
         // Own fours at the horizon: a short VCF decides; otherwise the evaluation stands.
-        if let Some(line) = vcf(&mut self.board, &mut self.ctl, self.cache, fours) {
-            return MATE - ply_i - line.len() as i32;
+        if let Some(proof) = vcf(&mut self.board, &mut self.ctl, self.cache, fours) {
+            return MATE - ply_i - proof.plies as i32;
         }
         if self.ctl.stopped() {
             return 0;

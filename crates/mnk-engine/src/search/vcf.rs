@@ -13,6 +13,12 @@
 //! expensive, so it runs with small depth and node budgets, and each attacker node first tries
 //! the cheap VCF.
 //!
+//! Under renju the defender (black) cannot block on a forbidden point: a white four whose five
+//! point is forbidden for black wins as surely as an open four, and white's attacks aim there.
+//! Black's own threats on forbidden points are none (the board leaves them out of the threat
+//! cells it lists for black). A proof line then stops at that four, since black has no move
+//! worth showing; [`Proof::plies`] counts the two plies it leaves out.
+//!
 //! Failed (and proven) positions are remembered by hash with the depth they were tried at, since
 //! fours can be played in many orders. Both searches count their nodes with the main search and
 //! give up when the limits say stop.
@@ -67,28 +73,41 @@ impl ThreatCache {
 const KIND_VCF: u64 = 1;
 const KIND_VCT: u64 = 2;
 
-/// Looks for a VCF for the side to move with at most `max_fours` fours. On success returns the
-/// winning line (attacker and defender moves alternating, ending with the five).
+/// A win found by a threat search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// Attacker and defender moves alternating, ending with the five, or with a four the
+    /// defender may not block (renju's forbidden points).
+    pub line: Vec<usize>,
+    /// Plies to the win: the line's length, plus two when it ends at an unblockable four.
+    pub plies: u32,
+}
+
+/// Looks for a VCF for the side to move with at most `max_fours` fours.
 pub fn vcf(
     board: &mut Board,
     ctl: &mut Control,
     cache: &mut ThreatCache,
     max_fours: u32,
-) -> Option<Vec<usize>> {
+) -> Option<Proof> {
     let mut line = Vec::new();
-    vcf_attack(board, ctl, cache, max_fours, &mut line).then(|| {
+    let mut cut = false;
+    vcf_attack(board, ctl, cache, max_fours, &mut line, &mut cut).then(|| {
         line.reverse();
-        line
+        let plies = line.len() as u32 + if cut { 2 } else { 0 };
+        Proof { line, plies }
     })
 }
 
-/// Attacker to move. On success pushes the line in reverse.
+/// Attacker to move. On success pushes the line in reverse; `cut` is set when it ends at a four
+/// the defender may not block.
 fn vcf_attack(
     board: &mut Board,
     ctl: &mut Control,
     cache: &mut ThreatCache,
     fours: u32,
     line: &mut Vec<usize>,
+    cut: &mut bool,
 ) -> bool {
     let att = board.side();
     let def = 1 - att;
@@ -100,10 +119,10 @@ fn vcf_attack(
     }
     match board.threat_count(def, Threat::Five) {
         0 => {
-            if board.threat_count(att, Threat::Flex4) > 0 {
+            if board.has_playable_threat(att, Threat::Flex4) {
                 // An open four: the defender blocks one end, the other wins.
                 threat_cells(board, att, Threat::Flex4, &mut moves);
-                return flex4_line(board, moves[0], line);
+                return flex4_line(board, moves[0], line, cut);
             }
             if fours == 0 || board.threats_at_least(att, Threat::Block4) == 0 {
                 return false;
@@ -113,7 +132,10 @@ fn vcf_attack(
         1 => {
             // Forced to block; it must also be a four to keep the initiative.
             threat_cells(board, def, Threat::Five, &mut moves);
-            if fours == 0 || board.threat(moves[0], att) < Threat::Block4 {
+            if fours == 0
+                || board.threat(moves[0], att) < Threat::Block4
+                || board.forbids(moves[0], att)
+            {
                 return false;
             }
         }
@@ -132,7 +154,7 @@ fn vcf_attack(
         board.play(m);
         if board.threat_count(att, Threat::Five) >= 2 {
             // Became an open or double four: the defender can stop only one five.
-            let won = flex_followup(board, line);
+            let won = flex_followup(board, line, cut);
             board.undo();
             if won {
                 line.push(m);
@@ -142,10 +164,17 @@ fn vcf_attack(
         }
         let mut reply = Vec::new();
         threat_cells(board, att, Threat::Five, &mut reply);
+        if reply.len() == 1 && board.forbids(reply[0], def) {
+            // The only block is a point the defender may not play.
+            board.undo();
+            line.push(m);
+            *cut = true;
+            return true;
+        }
         if reply.len() == 1 {
             ctl.tick();
             board.play(reply[0]);
-            let won = vcf_attack(board, ctl, cache, fours - 1, line);
+            let won = vcf_attack(board, ctl, cache, fours - 1, line, cut);
             board.undo();
             if won {
                 line.push(reply[0]);
@@ -163,25 +192,41 @@ fn vcf_attack(
     false
 }
 
-/// The defender faces two or more fives: they block the first, the attacker plays another.
-/// Pushes (in reverse) the block and the five. Fails only if the defender has a five.
-fn flex_followup(board: &mut Board, line: &mut Vec<usize>) -> bool {
+/// The defender faces two or more fives: they block the first they may play, the attacker
+/// plays another. Pushes (in reverse) the block and the five, or nothing (and sets `cut`) when
+/// every five is on a point the defender may not play. Fails only if the defender has a five.
+fn flex_followup(board: &mut Board, line: &mut Vec<usize>, cut: &mut bool) -> bool {
     let def = board.side();
-    let att = 1 - def;
     if board.threat_count(def, Threat::Five) > 0 {
         return false;
     }
+    if !push_block_and_five(board, line) {
+        *cut = true;
+    }
+    true
+}
+
+/// The defender, to move, faces two or more fives: pushes (in reverse) the first block they
+/// may play and another five of the attacker's. False (nothing pushed) when they may block
+/// none.
+fn push_block_and_five(board: &Board, line: &mut Vec<usize>) -> bool {
+    let def = board.side();
+    let att = 1 - def;
     let mut fives = Vec::new();
     threat_cells(board, att, Threat::Five, &mut fives);
-    line.push(fives[1]);
-    line.push(fives[0]);
+    let Some(block) = fives.iter().position(|&c| !board.forbids(c, def)) else {
+        return false;
+    };
+    let five = if block == 0 { fives[1] } else { fives[0] };
+    line.push(five);
+    line.push(fives[block]);
     true
 }
 
 /// The attacker plays an open-four cell `m` against a defender without a five.
-fn flex4_line(board: &mut Board, m: usize, line: &mut Vec<usize>) -> bool {
+fn flex4_line(board: &mut Board, m: usize, line: &mut Vec<usize>, cut: &mut bool) -> bool {
     board.play(m);
-    let won = flex_followup(board, line);
+    let won = flex_followup(board, line, cut);
     board.undo();
     if won {
         line.push(m);
@@ -233,10 +278,9 @@ fn vcf_into(
     cache: &mut ThreatCache,
     line: &mut Vec<usize>,
 ) -> Option<u32> {
-    let v = vcf(board, ctl, cache, VCT_VCF_FOURS)?;
-    let n = v.len() as u32;
-    line.extend(v.into_iter().rev());
-    Some(n)
+    let proof = vcf(board, ctl, cache, VCT_VCF_FOURS)?;
+    line.extend(proof.line.into_iter().rev());
+    Some(proof.plies)
 }
 
 /// Attacker to move: plies to win, pushing the line in reverse.
@@ -301,23 +345,28 @@ fn vct_defend(
     }
     let attacker_fives = board.threat_count(att, Threat::Five);
     if attacker_fives >= 2 {
-        let mut f = Vec::new();
-        threat_cells(board, att, Threat::Five, &mut f);
-        line.push(f[1]);
-        line.push(f[0]);
+        push_block_and_five(board, line);
         return Some(2);
     }
     let mut defences = Vec::new();
     if attacker_fives == 1 {
         threat_cells(board, att, Threat::Five, &mut defences);
     } else {
-        if board.threats_at_least(att, Threat::Flex4) == 0 {
+        if !board.has_playable_threat(att, Threat::Flex4) && !board.has_unblockable_four(att) {
             return None; // not a threat
         }
         threat_cells(board, att, Threat::Block4, &mut defences);
         threat_cells(board, def, Threat::Block4, &mut defences);
         defences.sort_unstable();
         defences.dedup();
+    }
+    if board.has_forbidden(def) {
+        defences.retain(|&d| !board.forbids(d, def));
+        if defences.is_empty() {
+            // Nothing the defender may play stops it: a five in two plies, or an open four
+            // and then a five in four.
+            return Some(if attacker_fives == 1 { 2 } else { 4 });
+        }
     }
     let mut worst = 0;
     let mut worst_line = Vec::new();
@@ -366,6 +415,9 @@ fn vct_after_counter_four(
     let mut block = Vec::new();
     threat_cells(board, def, Threat::Five, &mut block);
     let b = block[0];
+    if board.forbids(b, att) {
+        return None;
+    }
     ctl.tick();
     board.play(b);
     let mut sub = Vec::new();
@@ -414,7 +466,7 @@ mod tests {
         let limits = Limits::none();
         let mut ctl = Control::new(&limits);
         let mut cache = ThreatCache::new();
-        let line = vcf(&mut b, &mut ctl, &mut cache, 10).expect("a VCF");
+        let line = vcf(&mut b, &mut ctl, &mut cache, 10).expect("a VCF").line;
         assert!(line.len() % 2 == 1, "{line:?}");
         // Replay: it must end in a win for X.
         for &m in &line {

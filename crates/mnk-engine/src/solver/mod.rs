@@ -104,11 +104,11 @@ pub fn table_mb(rules: &Rules, asked_mb: usize) -> usize {
 }
 
 /// Whether the solver takes on boards of these rules (bounded, at most [`MAX_SOLVE_CELLS`] cells;
-/// not renju or caro yet). Small boards are solved in well under a second; the largest may take
+/// freestyle or exactly k, not renju or caro). Small boards are solved in well under a second; the largest may take
 /// much longer.
 #[must_use]
 pub fn solvable(rules: &Rules) -> bool {
-    rules.cell_count().is_some_and(|n| n <= MAX_SOLVE_CELLS) && crate::variant::plays(rules)
+    rules.cell_count().is_some_and(|n| n <= MAX_SOLVE_CELLS) && crate::variant::solved(rules)
 }
 
 /// Whether the perfect player plays these rules: a board the solver decides move after move
@@ -138,7 +138,7 @@ impl fmt::Display for SolveError {
             SolveError::TooLarge(rules) => match rules.parse::<Rules>().map(|r| r.win()) {
                 Ok(win @ (mnk_core::Win::Renju | mnk_core::Win::Caro)) => write!(
                     f,
-                    "the solver does not play {win} yet ({rules}): it takes freestyle and exactly-k rules"
+                    "the solver does not play {win} ({rules}): it takes freestyle and exactly-k rules"
                 ),
                 _ => write!(
                     f,

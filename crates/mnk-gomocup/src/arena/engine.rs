@@ -69,6 +69,16 @@ pub struct EngineSettings {
     pub threads: Option<usize>,
 }
 
+/// An engine's answer to `SWAP2BOARD`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Swap2Answer {
+    /// `SWAP`: it takes black.
+    Swap,
+    /// The stones it places: the opener's three, or as the one choosing one (it takes white and
+    /// moves) or two (white, black: the choice goes back to the opener).
+    Stones(Vec<Cell>),
+}
+
 /// A running engine process.
 pub struct Engine {
     child: Child,
@@ -238,11 +248,12 @@ impl Engine {
             if pos.ply() == 0 {
                 self.send("BEGIN")?;
             } else {
+                // In the order played: under renju the protocol sends them so.
                 self.send("BOARD")?;
                 let me = pos.to_move();
-                for (cell, player) in pos.stones() {
+                for &cell in pos.history() {
                     let at = self.frame.coord(cell).expect("stones are on the board");
-                    let field = if player == me { 1 } else { 2 };
+                    let field = if pos.stone(cell) == Some(me) { 1 } else { 2 };
                     self.send(&format!("{at},{field}"))?;
                 }
                 self.send("DONE")?;
@@ -275,6 +286,58 @@ impl Engine {
                 )
             });
         }
+    }
+
+    /// Asks for a swap2 step: `SWAP2BOARD` with the stones of `pos` (white, the colour to
+    /// move, as the engine's own, black as the opponent's), waiting until `deadline`. The answer
+    /// is checked for its shape (three stones on an empty board; `SWAP`, one or two stones after
+    /// three; `SWAP` or one stone after five) and each stone for being on the board; the referee
+    /// checks they are legal. The next move request sends the whole board.
+    pub fn swap2(&mut self, pos: &Position, deadline: Instant) -> Result<Swap2Answer, Fault> {
+        self.informed = false;
+        self.send("SWAP2BOARD")?;
+        let white = pos.to_move();
+        for (cell, player) in pos.stones() {
+            let at = self.frame.coord(cell).expect("stones are on the board");
+            let field = if player == white { 1 } else { 2 };
+            self.send(&format!("{at},{field}"))?;
+        }
+        self.send("DONE")?;
+        let answer = self.next_answer(deadline)?;
+        if answer.eq_ignore_ascii_case("SWAP") && pos.ply() > 0 {
+            return Ok(Swap2Answer::Swap);
+        }
+        let coords: Option<Vec<Coord>> = answer
+            .split_whitespace()
+            .map(|word| self.parse_move(word))
+            .collect();
+        let allowed: &[usize] = match pos.ply() {
+            0 => &[3],
+            3 => &[1, 2],
+            _ => &[1],
+        };
+        let Some(coords) = coords.filter(|c| allowed.contains(&c.len())) else {
+            return Err(fault(
+                FaultKind::Protocol,
+                format!(
+                    "answered '{}' to SWAP2BOARD with {} stones",
+                    shorten(&answer),
+                    pos.ply()
+                ),
+            ));
+        };
+        coords
+            .into_iter()
+            .map(|at| {
+                self.frame.cell(at).ok_or_else(|| {
+                    fault(
+                        FaultKind::Illegal,
+                        format!("placed {at}, which is not on the board"),
+                    )
+                })
+            })
+            .collect::<Result<Vec<Cell>, Fault>>()
+            .map(Swap2Answer::Stones)
     }
 
     /// Sends `END` and waits a moment for the process to exit, then kills it.

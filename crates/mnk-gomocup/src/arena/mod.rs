@@ -12,6 +12,7 @@
 pub mod elo;
 pub mod engine;
 pub mod openings;
+mod swap;
 
 use std::fmt;
 use std::io::Write;
@@ -21,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use mnk_core::{Cell, Outcome, Player, Position, Record, Rules, Win, MAX_SIDE};
+use mnk_core::{Cell, Opening, Outcome, Player, Position, Record, Rules, MAX_SIDE};
 use mnk_engine::bots::{create_with, BotSpec};
 use mnk_engine::search::{EngineConfig, MAX_THREADS};
 use mnk_engine::{Bot, Deadline, Limits};
@@ -116,6 +117,11 @@ pub struct MatchArgs {
     /// A file of openings, one game record per line (h8 i9 h10); default: generated from --seed.
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// How each game begins: free (from the openings), swap or swap2 (the players open in turn:
+    /// one places three stones, the other chooses; external engines through SWAP2BOARD, swap2
+    /// only).
+    #[arg(long, default_value = "free")]
+    pub opening: Opening,
     /// An external engine's command line (repeatable); players name them engine:0, engine:1, …
     #[arg(long = "engine", value_name = "CMD")]
     pub engines: Vec<String>,
@@ -156,6 +162,7 @@ impl MatchArgs {
             game_ms: 0,
             tolerance_ms: 200,
             openings: None,
+            opening: Opening::Free,
             engines: Vec::new(),
             concurrency: 1,
             seed: 1,
@@ -279,6 +286,8 @@ pub struct GameRecord {
     pub a_is_x: bool,
     /// Stones of the opening (the first moves of `moves`).
     pub opening_plies: usize,
+    /// How a swap opening went, in words ("A placed three, B took white").
+    pub opening_story: Option<String>,
     /// Every move, the opening included.
     pub moves: Vec<Cell>,
     /// How it ended.
@@ -361,7 +370,11 @@ impl fmt::Display for GameRecord {
             self.result(),
             self.reason(),
             self.moves.len()
-        )
+        )?;
+        match &self.opening_story {
+            Some(story) => write!(f, " ({story})"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -549,6 +562,38 @@ fn parse_player(text: &str, engines: &[String]) -> Result<(PlayerSpec, String), 
     Ok((PlayerSpec::Bot(spec), spec.to_string()))
 }
 
+/// Starts player `who` (0 = A, 1 = B) of game `index`: its bot, or its engine's process.
+fn seat_player(
+    args: &MatchArgs,
+    player: &PlayerSpec,
+    index: usize,
+    who: usize,
+) -> Result<Seat, Fault> {
+    match player {
+        PlayerSpec::Bot(spec) => create_with(
+            spec,
+            &args.rules,
+            player_seed(args, index, who),
+            engine_config(args, who),
+        )
+        .map(Seat::Bot)
+        .map_err(|e| Fault {
+            kind: FaultKind::Crash,
+            detail: e.to_string(),
+        }),
+        PlayerSpec::Engine(command) => {
+            Engine::start(command, &args.rules, engine_settings(args, who)).map(Seat::Engine)
+        }
+    }
+}
+
+/// The seed of player `who`'s random choices in game `index`.
+fn player_seed(args: &MatchArgs, index: usize, who: usize) -> u64 {
+    args.seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add((index * 2 + who) as u64)
+}
+
 /// Player `who`'s (0 = A, 1 = B) threads per search, if `--threads` gave them.
 fn threads_of(args: &MatchArgs, who: usize) -> Option<usize> {
     args.threads.map(|t| t.0[who])
@@ -567,6 +612,32 @@ fn engine_settings(args: &MatchArgs, who: usize) -> EngineSettings {
 /// How player `who`'s in-process engine is built.
 fn engine_config(args: &MatchArgs, who: usize) -> EngineConfig {
     EngineConfig::with_threads(threads_of(args, who).unwrap_or(1))
+}
+
+/// Refuses a swap opening the rules or the players cannot play.
+fn check_opening(args: &MatchArgs) -> Result<(), MatchError> {
+    if args.opening == Opening::Free {
+        return Ok(());
+    }
+    args.opening
+        .check_rules(&args.rules)
+        .map_err(|e| MatchError::Settings(format!("--opening {}: {e}", args.opening)))?;
+    if args.openings.is_some() {
+        return Err(MatchError::Settings(format!(
+            "--opening {} makes its own openings: leave out --openings",
+            args.opening
+        )));
+    }
+    let engines = [&args.a, &args.b]
+        .iter()
+        .any(|p| p.trim().starts_with("engine:"));
+    if engines && args.opening != Opening::Swap2 {
+        return Err(MatchError::Settings(format!(
+            "external engines open only with swap2 (SWAP2BOARD); --opening {} is for our bots",
+            args.opening
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses resource settings out of their ranges (the command line's parsers already do; this
@@ -618,6 +689,7 @@ pub fn run_match_with(
     on_game: &(dyn Fn(&GameRecord) + Sync),
 ) -> Result<MatchReport, MatchError> {
     check_settings(args)?;
+    check_opening(args)?;
     let rules = args.rules;
     let (a, mut a_name) = parse_player(&args.a, &args.engines)?;
     let (b, mut b_name) = parse_player(&args.b, &args.engines)?;
@@ -646,8 +718,7 @@ pub fn run_match_with(
                     && rules.first() == Player::X
                     && rules
                         .size()
-                        .is_some_and(|(w, h)| w <= MAX_SIDE && h <= MAX_SIDE)
-                    && matches!(rules.win(), Win::Freestyle | Win::Exact);
+                        .is_some_and(|(w, h)| w <= MAX_SIDE && h <= MAX_SIDE);
                 if !fits {
                     return Err(MatchError::RulesForEngines(rules.to_string()));
                 }
@@ -717,7 +788,9 @@ pub fn run_match_with(
     })
 }
 
-/// Plays game `index` (0-based) from `opening`: A has X in even games, O in odd ones.
+/// Plays game `index` (0-based). Without a swap opening it starts from `opening`, A having X in
+/// even games and O in odd ones; with one, A opens in even games and B in odd ones, and the
+/// opening decides the colours.
 fn play_game(
     args: &MatchArgs,
     players: &[PlayerSpec; 2],
@@ -726,63 +799,88 @@ fn play_game(
     opening: &[Cell],
 ) -> GameRecord {
     let rules = args.rules;
+    // Before a swap opening settles the colours, the opener counts as X.
     let a_is_x = index % 2 == 0;
-    // seat_of[Player::index()] = which match player (0 = A, 1 = B) sits there.
-    let seat_of = if a_is_x { [0, 1] } else { [1, 0] };
     let mut record = GameRecord {
         number: index + 1,
-        x: names[seat_of[0]].to_string(),
-        o: names[seat_of[1]].to_string(),
+        x: names[usize::from(!a_is_x)].to_string(),
+        o: names[usize::from(a_is_x)].to_string(),
         a_is_x,
-        opening_plies: opening.len(),
-        moves: opening.to_vec(),
+        opening_plies: 0,
+        moves: Vec::new(),
+        opening_story: None,
         ending: Ending::FullBoard,
         longest_ms: [0, 0],
         move_ms: [Vec::new(), Vec::new()],
         overrun_ms: [0, 0],
     };
-    let mut pos = match Position::from_moves(rules, opening) {
-        Ok(pos) => pos,
-        Err((n, e)) => {
-            // Openings were checked when they were read; this cannot happen.
-            record.ending = Ending::Fault(
-                if n % 2 == 0 { Player::X } else { Player::O },
-                Fault {
-                    kind: FaultKind::Illegal,
-                    detail: format!("the opening is illegal: {e}"),
-                },
-            );
-            return record;
+    let side_of = |who: usize, a_is_x: bool| {
+        if (who == 0) == a_is_x {
+            rules.first()
+        } else {
+            rules.first().opponent()
         }
     };
 
-    // Seat both players; a player that cannot start loses.
+    // Seat both players (by player: A, then B); a player that cannot start loses.
     let mut seats: Vec<Seat> = Vec::with_capacity(2);
-    for side in [Player::X, Player::O] {
-        let who = seat_of[side.index()];
-        let seed = args
-            .seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add((index * 2 + who) as u64);
-        let seat = match &players[who] {
-            PlayerSpec::Bot(spec) => create_with(spec, &rules, seed, engine_config(args, who))
-                .map(Seat::Bot)
-                .map_err(|e| Fault {
-                    kind: FaultKind::Crash,
-                    detail: e.to_string(),
-                }),
-            PlayerSpec::Engine(command) => {
-                Engine::start(command, &rules, engine_settings(args, who)).map(Seat::Engine)
-            }
-        };
-        match seat {
+    for (who, player) in players.iter().enumerate() {
+        match seat_player(args, player, index, who) {
             Ok(s) => seats.push(s),
             Err(fault) => {
-                record.ending = Ending::Fault(side, fault);
+                record.ending = Ending::Fault(side_of(who, a_is_x), fault);
                 return record;
             }
         }
     }
+
+    let mut pos = if args.opening == Opening::Free {
+        match Position::from_moves(rules, opening) {
+            Ok(pos) => pos,
+            Err((n, e)) => {
+                // Openings were checked when they were read; this cannot happen.
+                record.ending = Ending::Fault(
+                    if n % 2 == 0 {
+                        rules.first()
+                    } else {
+                        rules.first().opponent()
+                    },
+                    Fault {
+                        kind: FaultKind::Illegal,
+                        detail: format!("the opening is illegal: {e}"),
+                    },
+                );
+                return record;
+            }
+        }
+    } else {
+        let opener = index % 2;
+        let mut times = Vec::new();
+        let seed = player_seed(args, index, opener);
+        let played = swap::play_opening(args, args.opening, &mut seats, opener, seed, &mut times);
+        for t in times {
+            record.longest_ms[t.who] = record.longest_ms[t.who].max(t.ms);
+            record.move_ms[t.who].push(t.ms);
+        }
+        match played {
+            Ok(settled) => {
+                record.a_is_x = (settled.black == 0) == (rules.first() == Player::X);
+                record.opening_story = Some(settled.story);
+                settled.pos
+            }
+            Err(e) => {
+                record.ending = Ending::Fault(side_of(e.who, a_is_x), e.fault);
+                return record;
+            }
+        }
+    };
+    let a_is_x = record.a_is_x;
+    record.x = names[usize::from(!a_is_x)].to_string();
+    record.o = names[usize::from(a_is_x)].to_string();
+    record.opening_plies = pos.ply();
+    record.moves = pos.history().to_vec();
+    // seat_of[Player::index()] = which match player (0 = A, 1 = B) sits there.
+    let seat_of = if a_is_x { [0, 1] } else { [1, 0] };
 
     let mut left_ms = [args.game_ms; 2];
     let ending = loop {
@@ -803,7 +901,7 @@ fn play_game(
         };
         let game_left = (args.game_ms > 0).then_some(left_ms[side.index()]);
         let start = Instant::now();
-        let answer = match &mut seats[side.index()] {
+        let answer = match &mut seats[who] {
             Seat::Bot(bot) => {
                 let tc = TimeControl {
                     turn_ms: args.time_ms,
@@ -947,6 +1045,59 @@ mod tests {
         assert!(text.contains("W/D/L"), "{text}");
         assert!(text.contains("Elo difference"), "{text}");
         assert!(text.contains("Move time used: weights median"), "{text}");
+    }
+
+    #[test]
+    fn bots_open_in_turn_with_swap2_and_the_colours_follow_the_decisions() {
+        let mut args = MatchArgs::new("level3", "alphabeta:1");
+        args.opening = Opening::Swap2;
+        args.games = 4;
+        args.time_ms = 60;
+        args.quiet = true;
+        let report = run_match(&args).unwrap();
+        for (i, g) in report.games.iter().enumerate() {
+            assert!(!matches!(g.ending, Ending::Fault(..)), "{g}");
+            let story = g.opening_story.as_deref().unwrap();
+            let opener = if i % 2 == 0 { "A" } else { "B" };
+            assert!(
+                story.starts_with(&format!("{opener} placed three")),
+                "{story}"
+            );
+            // Three stones, then white's move or two more (and then perhaps white's move).
+            assert!((3..=6).contains(&g.opening_plies), "{g}");
+            let pos = Position::from_moves(args.rules, &g.moves).unwrap();
+            assert!(pos.is_over(), "{g}");
+            // Whoever took black plays X, the side that moved first.
+            let a_took = |colour: &str| story.contains(&format!("A took {colour}"));
+            let b_took = |colour: &str| story.contains(&format!("B took {colour}"));
+            if a_took("black") || b_took("white") {
+                assert!(g.a_is_x, "{story}");
+            }
+            if a_took("white") || b_took("black") {
+                assert!(!g.a_is_x, "{story}");
+            }
+            assert!(g.to_string().contains(story), "{g}");
+        }
+    }
+
+    #[test]
+    fn swap_openings_the_game_cannot_take_are_refused() {
+        let mut args = MatchArgs::new("weights", "weights");
+        args.opening = Opening::Swap;
+        args.rules = mnk_core::Preset::TicTacToe.rules();
+        assert!(
+            matches!(run_match(&args), Err(MatchError::Settings(m)) if m.contains("--opening swap"))
+        );
+        let mut args = MatchArgs::new("weights", "weights");
+        args.opening = Opening::Swap2;
+        args.openings = Some(PathBuf::from("openings.txt"));
+        assert!(
+            matches!(run_match(&args), Err(MatchError::Settings(m)) if m.contains("--openings"))
+        );
+        let mut args = MatchArgs::new("engine:0", "weights");
+        args.engines = vec!["true".into()];
+        args.opening = Opening::Swap;
+        assert!(matches!(run_match(&args), Err(MatchError::Settings(m)) if m.contains("swap2")));
     }
 
     #[test]

@@ -100,6 +100,20 @@ impl Bot for Pessimist {
     }
 }
 
+/// A swap2 bot that judges every position even (so, asked after three stones, it places two).
+pub struct Even;
+
+impl Bot for Even {
+    fn id(&self) -> &'static str {
+        "even"
+    }
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        let mut c = Nearest.choose(pos, limits)?;
+        c.value = Some(Value::Eval(0));
+        Ok(c)
+    }
+}
+
 pub fn maker(name: &str) -> impl Fn(&Rules, BotOptions) -> Result<Box<dyn Bot>, BotError> + Send {
     let name = name.to_string();
     move |_rules: &Rules, _options: BotOptions| -> Result<Box<dyn Bot>, BotError> {
@@ -108,6 +122,7 @@ pub fn maker(name: &str) -> impl Fn(&Rules, BotOptions) -> Result<Box<dyn Bot>, 
             "bottom-left" => Box::new(BottomLeft),
             "until-stopped" => Box::new(UntilStopped),
             "pessimist" => Box::new(Pessimist),
+            "even" => Box::new(Even),
             other => panic!("no test bot {other}"),
         })
     }
@@ -180,12 +195,19 @@ pub fn well_formed(line: &str) -> bool {
     !line.contains(['\r', '\n'])
         && (line == "OK"
             || line == "SWAP"
-            || line == "FORBID ."
+            || is_forbid(line)
             || line.starts_with("ERROR ")
             || line.starts_with("UNKNOWN ")
             || line.starts_with("MESSAGE ")
             || line.starts_with("name=\"")
             || (!line.is_empty() && line.split(' ').all(is_move)))
+}
+
+/// Whether a line is a `YXSHOWFORBID` answer: `FORBID `, cells as four digits each, `.`.
+fn is_forbid(line: &str) -> bool {
+    line.strip_prefix("FORBID ")
+        .and_then(|rest| rest.strip_suffix('.'))
+        .is_some_and(|cells| cells.len() % 4 == 0 && cells.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Whether a line is a message the manager skips.
