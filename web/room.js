@@ -9,6 +9,7 @@ import { call } from './api.js';
 import { hideError, showError } from './errors.js';
 import { t } from './i18n.js';
 import { apiRules, cellName } from './notation.js';
+import { settings } from './settings.js';
 import { store } from './store.js';
 import { MoveTree } from './tree.js';
 import { board, onRender, render, rulesTitle } from './view.js';
@@ -144,7 +145,9 @@ function apply(state) {
   const sameRules = room.state && JSON.stringify(room.state.rules) === JSON.stringify(state.rules);
   room.state = state;
   room.at = Date.now();
-  Object.assign(store, { rules: state.rules, opponent: { human: true }, hint: null, info: '' });
+  // A room's game opens freely: the first player simply moves first.
+  const opening = { kind: 'free', decisions: [], seat: 'opener' };
+  Object.assign(store, { rules: state.rules, opponent: { human: true }, opening, hint: null, info: '' });
   store.tree = MoveTree.fromMoves(state.moves);
   store.tree.cursor.state = state;
   board.pending = null;
@@ -232,6 +235,17 @@ async function act(type, extra = {}) {
   }
 }
 
+/** Seats the computer (at the level last chosen against it, else 3) in the free seat. */
+async function inviteBot() {
+  const level = store.catalogue.levels.length && settings.opponent && /^level(\d)$/.exec(settings.opponent);
+  const bot = { level: level ? Number(level[1]) : 3 };
+  try {
+    apply(await call(`rooms/${encodeURIComponent(room.id)}/bot`, { token: tokens()[room.id], bot }));
+  } catch (e) {
+    showError(e, null);
+  }
+}
+
 const myColour = () => (room.seat === null ? null : room.state.seats[room.seat].colour);
 
 /** A click on the board in a room: a move, if it is this seat's turn. */
@@ -282,6 +296,7 @@ export function renderRoom() {
   $('room-draw').hidden = !seated || st.status !== 'playing';
   $('room-draw').textContent = t(theirOffer('draw') ? 'roomAcceptDraw' : 'roomOfferDraw');
   $('room-rematch').hidden = !seated || st.status !== 'over';
+  $('room-bot').hidden = !seated || st.status !== 'waiting';
   const record = $('room-record');
   record.hidden = st.status !== 'over';
   record.href = `${location.pathname.replace(/[^/]*$/, '')}g/${room.id}-${st.game}`;
@@ -332,6 +347,7 @@ export function bindRoom() {
   $('room-resign').addEventListener('click', () => act('resign'));
   $('room-draw').addEventListener('click', () => act('draw'));
   $('room-rematch').addEventListener('click', () => act('rematch'));
+  $('room-bot').addEventListener('click', inviteBot);
   $('room-leave').addEventListener('click', () => {
     location.href = location.pathname;
   });

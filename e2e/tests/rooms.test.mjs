@@ -101,6 +101,20 @@ describe('rooms (desktop)', () => {
     for (const p of everyone) await p.done();
   });
 
+  test('the computer takes the free seat and answers every move', async () => {
+    const page = await open(browser, vp, '/?r=3x3x3&o=level2');
+    await page.click('#btn-room');
+    await page.selectOption('#room-colour', 'X');
+    await page.click('#room-create');
+    await waitRoom(page, 'status', 'waiting');
+    await page.click('#room-bot');
+    await waitRoom(page, 'status', 'playing');
+    await page.click('#grid [data-cell="b2"]');
+    await waitPly(page, 2);
+    assert.match(await page.textContent('#room-status'), /Your turn/);
+    await page.done();
+  });
+
   test('a clock that runs out loses the game, shown live', async () => {
     const api = (path, body) =>
       fetch(`${process.env.MNK_URL}/api/${path}`, {

@@ -217,6 +217,7 @@ export default {
   roomClock: 'Clock',
   roomNoClock: 'No clock',
   roomCreate: 'Create the room',
+  roomBot: 'Let the computer play instead',
   playFriend: 'Play a friend',
   room: 'Room',
   roomLink: 'Send this link to your friend',

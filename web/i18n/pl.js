@@ -248,6 +248,7 @@ export default {
   roomClock: 'Zegar',
   roomNoClock: 'Bez zegara',
   roomCreate: 'Utwórz pokój',
+  roomBot: 'Niech zamiast tego gra komputer',
   playFriend: 'Zagraj ze znajomym',
   room: 'Pokój',
   roomLink: 'Wyślij ten link znajomemu',

@@ -248,6 +248,7 @@ export default {
   roomClock: 'Часы',
   roomNoClock: 'Без часов',
   roomCreate: 'Создать комнату',
+  roomBot: 'Пусть вместо друга играет компьютер',
   playFriend: 'Играть с другом',
   room: 'Комната',
   roomLink: 'Отправьте эту ссылку другу',

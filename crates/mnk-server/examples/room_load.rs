@@ -5,11 +5,12 @@
 //!
 //! ```sh
 //! cargo build --release -p mnk
-//! cargo run --release -p mnk-server --example room_load -- target/release/mnk 1000 60 1000
+//! cargo run --release -p mnk-server --example room_load -- target/release/mnk 1000 60 1000 [URL]
 //! #                                                          server binary  rooms secs think_ms
 //! ```
 //!
-//! The server runs on a fresh SQLite file in a temporary directory. Rooms are created from many
+//! The server runs on a fresh SQLite file in a temporary directory, or on the database `URL`
+//! (`postgres://…`). Rooms are created from many
 //! loopback addresses (127.0.1.x), since creation is limited per address. Only loopback is used.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -176,7 +177,10 @@ async fn main() {
 
     let dir = std::env::temp_dir().join(format!("mnk-room-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let database = format!("sqlite://{}", dir.join("load.db").display());
+    let database = args
+        .get(5)
+        .cloned()
+        .unwrap_or_else(|| format!("sqlite://{}", dir.join("load.db").display()));
     let mut server = Command::new(&bin)
         .args(["serve", "--addr", "127.0.0.1:0", "--database", &database])
         .stdout(Stdio::piped())

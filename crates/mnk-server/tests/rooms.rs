@@ -590,3 +590,27 @@ async fn shutting_down_closes_sockets_with_going_away_within_two_seconds() {
         "{closed}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_nobody_is_in_is_closed_and_a_watched_one_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config_on(&dir);
+    config.rooms.idle = Duration::from_millis(300);
+    config.rooms.sweep_every = Duration::from_millis(100);
+    let server = Server::start(config).await;
+    let addr = server.addr;
+    let (left, x, _) = create(addr, json!({"rules": "tictactoe", "colour": "X"})).await;
+    join(addr, &left).await;
+    let (watched, _, _) = create(addr, json!({"rules": "tictactoe"})).await;
+    let mut ws = socket(addr, &watched).await;
+    next(&mut ws).await;
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(state(addr, &left).await["status"], "closed");
+    let (status, refused) = play(addr, &left, &x, 0, "b2").await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (410, Some("room_closed"))
+    );
+    assert_eq!(state(addr, &watched).await["status"], "waiting");
+    server.stop().await;
+}

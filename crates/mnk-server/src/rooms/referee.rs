@@ -102,10 +102,11 @@ pub fn clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<(i64, i64, Optio
     for (ply, stored) in snap.moves.iter().enumerate() {
         left[usize::from(mover(ply) == Player::O)] = stored.clock_ms.unwrap_or(initial);
     }
+    // A closed room's clocks stand still (and no flag falls there: nothing is written to it).
     let running = snap
         .game
         .started_ms
-        .filter(|_| !is_over(snap))
+        .filter(|_| !is_over(snap) && snap.room.closed_ms.is_none())
         .map(|started| {
             let since = snap.moves.last().map_or(started, |m| m.played_ms);
             let side = mover(snap.moves.len());
@@ -333,4 +334,147 @@ pub fn view_json(snap: &Snapshot, now: i64) -> serde_json::Value {
     state_view(snap, now).map_or(serde_json::Value::Null, |v: RoomView| {
         serde_json::to_value(v).unwrap_or_default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rooms::store::{GameRow, MoveRow, RoomRow, SeatRow};
+
+    /// A room of `rules` with both seats taken at time 0, seat 0 playing X, and `moves` played
+    /// one a second from t = 1 s (each mover's clock as a Fischer clock would leave it).
+    fn room(rules: &str, clock: Option<(i64, i64)>, moves: &[&str]) -> Snapshot {
+        let seat = |h: &str| SeatRow {
+            token_hash: Some(h.into()),
+            bot: None,
+        };
+        Snapshot {
+            room: RoomRow {
+                id: "r".into(),
+                rules: rules.into(),
+                clock,
+                created_ms: 0,
+                seen_ms: 0,
+                closed_ms: None,
+                version: 1,
+                game: 1,
+                offer: None,
+            },
+            seats: [seat("a"), seat("b")],
+            game: GameRow {
+                number: 1,
+                x_seat: 0,
+                started_ms: Some(0),
+                result: None,
+                reason: None,
+            },
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(i, cell)| MoveRow {
+                    cell: (*cell).into(),
+                    played_ms: 1000 * (i as i64 + 1),
+                    clock_ms: clock.map(|(initial, inc)| initial - 1000 + inc),
+                })
+                .collect(),
+        }
+    }
+
+    fn play_at(ply: usize, cell: &str) -> Action {
+        Action::Move {
+            ply,
+            cell: cell.into(),
+        }
+    }
+
+    #[test]
+    fn a_move_is_checked_for_ply_turn_and_legality_in_that_order() {
+        let snap = room("3x3x3", None, &["b2"]);
+        let code = |seat, action| decide(&snap, seat, &action, 5000).unwrap_err().code();
+        assert_eq!(code(1, play_at(0, "a1")), "stale_ply");
+        assert_eq!(code(0, play_at(1, "a1")), "not_your_turn");
+        assert_eq!(code(1, play_at(1, "b2")), "illegal_move");
+        assert_eq!(code(1, play_at(1, "zz")), "bad_cell");
+        let ops = decide(&snap, 1, &play_at(1, "a1"), 5000).unwrap();
+        assert!(matches!(&ops[0], Op::Move { ply: 1, cell, .. } if cell == "a1"));
+    }
+
+    #[test]
+    fn a_winning_move_ends_the_game() {
+        let snap = room("3x3x3", None, &["a1", "a2", "b2", "b3"]);
+        let ops = decide(&snap, 0, &play_at(4, "c3"), 9000).unwrap();
+        assert!(ops.contains(&Op::Finish {
+            game: 1,
+            result: "X".into(),
+            reason: "line".into()
+        }));
+    }
+
+    #[test]
+    fn clocks_run_for_the_side_to_move_and_a_flag_falls() {
+        // X and O each moved after one second: 10 s - 1 s + 2 s = 11 s left each.
+        let snap = room("15x15x5", Some((10_000, 2000)), &["h8", "h9"]);
+        let game = game(&snap).unwrap();
+        assert_eq!(
+            clocks(&snap, &game, 2000),
+            Some((11_000, 11_000, Some(Player::X)))
+        );
+        assert_eq!(
+            clocks(&snap, &game, 5000),
+            Some((8000, 11_000, Some(Player::X)))
+        );
+        assert!(flag_fall(&snap, &game, 12_999).is_none());
+        let flag = flag_fall(&snap, &game, 13_000).unwrap();
+        assert!(flag.contains(&Op::Finish {
+            game: 1,
+            result: "O".into(),
+            reason: "time".into()
+        }));
+    }
+
+    #[test]
+    fn offers_are_made_then_accepted_by_the_other_seat() {
+        let mut snap = room("15x15x5", None, &["h8"]);
+        assert_eq!(
+            decide(&snap, 0, &Action::Draw, 0).unwrap(),
+            vec![Op::Offer(Some("draw:0".into()))]
+        );
+        snap.room.offer = Some("draw:0".into());
+        assert!(decide(&snap, 0, &Action::Draw, 0).unwrap().is_empty());
+        assert!(decide(&snap, 1, &Action::Draw, 0)
+            .unwrap()
+            .contains(&Op::Finish {
+                game: 1,
+                result: "draw".into(),
+                reason: "agreed".into()
+            }));
+        assert_eq!(
+            decide(&snap, 1, &Action::Rematch, 0).unwrap_err().code(),
+            "game_not_over"
+        );
+        snap.game.result = Some("draw".into());
+        snap.room.offer = Some("rematch:1".into());
+        let ops = decide(&snap, 0, &Action::Rematch, 0).unwrap();
+        assert!(ops.contains(&Op::NewGame {
+            number: 2,
+            x_seat: 1
+        }));
+    }
+
+    #[test]
+    fn the_free_seat_is_taken_once_and_starts_the_game() {
+        let mut snap = room("3x3x3", None, &[]);
+        snap.seats[1] = SeatRow::default();
+        snap.game.started_ms = None;
+        let (seat, ops) = take_free_seat(&snap, Some("c".into()), None).unwrap();
+        assert_eq!(seat, 1);
+        assert!(ops.contains(&Op::StartGame { game: 1 }));
+        snap.seats[1] = SeatRow {
+            token_hash: Some("c".into()),
+            bot: None,
+        };
+        assert!(take_free_seat(&snap, Some("d".into()), None).is_none());
+        assert_eq!(seat_of_token(&snap, "c"), Some(1));
+        assert_eq!(seat_of_token(&snap, "zzz"), None);
+    }
 }
