@@ -58,7 +58,7 @@ pub enum BotError {
     GameOver,
     /// This bot does not play these rules (the message says which it does play).
     Unsupported(String),
-    /// No bot has this name.
+    /// No bot has this name (the message names those that exist).
     UnknownBot(String),
     /// The limits ran out before the bot could answer as it promises (the perfect player must
     /// prove its move; the others always answer).
@@ -77,15 +77,7 @@ impl fmt::Display for BotError {
                 f,
                 "the time ran out before the move was proven ({nodes} nodes): allow more time"
             ),
-            BotError::UnknownBot(name) => write!(
-                f,
-                "no bot is called '{name}': choose one of {} or a level 1..6",
-                crate::bots::BOTS
-                    .iter()
-                    .map(|b| b.id)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            BotError::UnknownBot(message) => write!(f, "{message}"),
         }
     }
 }
@@ -94,7 +86,7 @@ impl std::error::Error for BotError {}
 
 /// A computer player.
 pub trait Bot: Send {
-    /// The bot's identifier (see [`crate::bots::BOTS`]).
+    /// The bot's identifier (one of the roster's `BOTS`).
     fn id(&self) -> &'static str;
 
     /// Chooses a move for the side to move within `limits`.

@@ -15,6 +15,7 @@ pub mod level;
 mod limits;
 pub mod opening;
 mod rng;
+pub mod roster;
 pub mod search;
 pub mod solver;
 mod value;

@@ -1,7 +1,8 @@
 //! The classic bots, checked exhaustively on 3×3 and on threats on large boards.
 
 use mnk_core::{Cell, Outcome, Player, Position, Preset, Rules};
-use mnk_engine::bots::{create, BotSpec, LineCountBot, PerfectBot, RulesBot};
+use mnk_engine::bots::{LineCountBot, PerfectBot, RulesBot};
+use mnk_engine::roster::{create, BotSpec};
 use mnk_engine::weights::attack_weights;
 use mnk_engine::{Bot, Limits, Rng, Value};
 use proptest::prelude::*;

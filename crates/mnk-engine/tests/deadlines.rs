@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mnk_core::{Cell, Position, Rules, DIRECTIONS};
-use mnk_engine::bots::{create, BotSpec, BOTS};
+use mnk_engine::roster::{create, BotSpec, BOTS};
 use mnk_engine::weights::{attack_weights, attack_weights_within, cell_weight, CHECK_EVERY_CELLS};
 use mnk_engine::{BotError, Clock, Deadline, Limits, Rng};
 

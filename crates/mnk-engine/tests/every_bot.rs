@@ -8,7 +8,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use mnk_core::{Cell, Position, Rules, MAX_COORD};
-use mnk_engine::bots::{create, BotSpec, BOTS};
+use mnk_engine::roster::{create, BotSpec, BOTS};
 use mnk_engine::{BotError, Limits, Rng};
 
 fn specs() -> Vec<BotSpec> {

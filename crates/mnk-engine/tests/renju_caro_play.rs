@@ -8,7 +8,7 @@
 //! `cargo test --profile ci -p mnk-engine -- --ignored`).
 
 use mnk_core::{Cell, Outcome, Position, Rules};
-use mnk_engine::bots::{create, BotSpec};
+use mnk_engine::roster::{create, BotSpec};
 use mnk_engine::Limits;
 
 fn cells(text: &str) -> Vec<Cell> {

@@ -269,7 +269,7 @@ fn the_vcf_checker_refuses_a_quiet_move() {
 #[test]
 #[ignore]
 fn self_play_sanity() {
-    use mnk_engine::bots::{create, BotSpec};
+    use mnk_engine::roster::{create, BotSpec};
     use mnk_engine::search::EngineBot;
     let rules: Rules = "15x15x5".parse().unwrap();
     let openings = ["h8 i9", "h8 j10 g7"];

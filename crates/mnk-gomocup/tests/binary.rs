@@ -6,7 +6,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use mnk_core::{Cell, Position, Rules};
-use mnk_engine::bots::{create, BotSpec};
+use mnk_engine::roster::{create, BotSpec};
 use mnk_engine::Limits;
 
 struct Brain {

@@ -9,8 +9,8 @@ use axum::extract::State;
 use axum::routing::post;
 use axum::{Json as Reply, Router};
 use mnk_core::{Cell, Decision, Opening, Position, Seat, Step};
-use mnk_engine::bots::{self, BotSpec};
 use mnk_engine::opening::{self, OpeningAnswer};
+use mnk_engine::roster::{self, BotSpec};
 use mnk_engine::search::EngineConfig;
 use mnk_engine::{Deadline, Limits};
 use serde::{Deserialize, Serialize};
@@ -162,7 +162,7 @@ async fn computer_opening(
     let pos = game::position(&request.rules, &request.moves)?;
     let step = opening_step(&pos, &request.opening)?;
     let spec = parse_opponent(&request.opponent)?;
-    bots::check_rules(&spec, pos.rules())?;
+    roster::check_rules(&spec, pos.rules())?;
     let budget = think_time(&app, request.time_ms);
     let seed = request.seed.unwrap_or_else(|| random_seed(&pos));
     let job_pos = pos.clone();
@@ -218,7 +218,7 @@ fn computer_part(
     budget: Duration,
     limits: &Limits,
 ) -> Result<Part, ApiError> {
-    let mut bot = bots::create_with(spec, pos.rules(), seed, engine)?;
+    let mut bot = roster::create_with(spec, pos.rules(), seed, engine)?;
     let search_within = |share: usize| {
         let each = budget / u32::try_from(share.max(1)).unwrap_or(u32::MAX);
         let stop = limits.stop.clone();

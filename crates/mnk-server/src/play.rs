@@ -11,9 +11,9 @@ use axum::extract::{Query, State};
 use axum::routing::{get, post};
 use axum::{Json as Reply, Router};
 use mnk_core::{Position, Rules};
-use mnk_engine::bots::{self, BotSpec, BOTS};
 use mnk_engine::count::{count_below, CountError, CountsBelow};
 use mnk_engine::level::{Level, LEVELS};
+use mnk_engine::roster::{self, BotSpec, BOTS};
 use mnk_engine::search::EngineConfig;
 use mnk_engine::solver::{self, Analysis, SolveError};
 use mnk_engine::weights::attack_weights_within;
@@ -114,7 +114,7 @@ async fn list_bots(Query(query): Query<BotsQuery>) -> Result<Reply<Json>, ApiErr
         .transpose()?;
     let verdict = |spec: &BotSpec, entry: &mut Json| {
         if let Some(rules) = &rules {
-            match bots::check_rules(spec, rules) {
+            match roster::check_rules(spec, rules) {
                 Ok(()) => entry["plays"] = json!(true),
                 Err(why) => {
                     entry["plays"] = json!(false);
@@ -222,7 +222,7 @@ async fn think(
     let engine = EngineConfig::with_threads(app.search_threads);
     let (choice, time_ms) = in_slot(app, client, budget, move |limits| {
         // Built in the slot: some bots allocate their tables here.
-        let mut bot = bots::create_with(&spec, job_pos.rules(), seed, engine)?;
+        let mut bot = roster::create_with(&spec, job_pos.rules(), seed, engine)?;
         let choice = bot.choose(&job_pos, limits)?;
         // mnk-core is the referee of the computer's moves too: an illegal one is our bug,
         // reported as such, never passed on to the client.

@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use clap::Args;
 use mnk_core::{Cell, Decision, Opening, Outcome, Player, Position, Rules, Seat, Step};
-use mnk_engine::bots::{create, BotSpec};
 use mnk_engine::level::Level;
 use mnk_engine::opening::{self, OpeningAnswer};
+use mnk_engine::roster::{create, BotSpec};
 use mnk_engine::weights::WeightsBot;
 use mnk_engine::{Bot, BotError, Choice, Limits};
 

@@ -752,7 +752,7 @@ pub fn top_moves(pos: &Position, limits: &Limits, n: usize) -> Vec<(Cell, Value)
 }
 
 /// How to build the engine behind a bot: its table size and its threads per search. Front-ends
-/// pass it to [`crate::bots::create_with`] and [`crate::level::Level::bot_with`]; the levels
+/// pass it to `roster::create_with` and `Level::bot_with`; the levels
 /// capped in depth and nodes (4 and 5) take one thread and their own table whatever it says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineConfig {

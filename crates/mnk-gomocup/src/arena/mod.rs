@@ -23,7 +23,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use mnk_core::{Cell, Opening, Outcome, Player, Position, Record, Rules, MAX_SIDE};
-use mnk_engine::bots::{create_with, BotSpec};
+use mnk_engine::roster::{create_with, BotSpec};
 use mnk_engine::search::{EngineConfig, MAX_THREADS};
 use mnk_engine::{Bot, Deadline, Limits};
 

@@ -116,7 +116,7 @@ async fn create(
     let x_seat = creator_plays_x(request.colour.as_deref())?;
     let bot = request.bot.as_ref().map(parse_opponent).transpose()?;
     if let Some(bot) = &bot {
-        mnk_engine::bots::check_rules(bot, &rules)?;
+        mnk_engine::roster::check_rules(bot, &rules)?;
     }
     let token = ids::new_token();
     let new = NewRoom {

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use governor::{DefaultKeyedRateLimiter, Quota};
-use mnk_engine::bots::{self, BotSpec};
+use mnk_engine::roster::{self, BotSpec};
 use mnk_engine::{Deadline, Limits};
 use tokio::sync::{watch, Semaphore};
 
@@ -321,7 +321,7 @@ impl Rooms {
                     stop: Some(stop),
                     ..Limits::default()
                 };
-                let mut player = bots::create(&spec, pos.rules(), seed)?;
+                let mut player = roster::create(&spec, pos.rules(), seed)?;
                 let choice = player.choose(&pos, &limits)?;
                 Ok(pos.rules().cell_name(choice.cell))
             })
@@ -401,7 +401,7 @@ impl Rooms {
     /// Invites bot `bot` (checked to play the room's rules) to the free seat.
     pub async fn invite(self: &Arc<Self>, id: &str, bot: &BotSpec) -> Result<Snapshot, ApiError> {
         let snap = self.load(id).await?;
-        bots::check_rules(bot, &referee::game(&snap)?.rules).map_err(ApiError::from)?;
+        roster::check_rules(bot, &referee::game(&snap)?.rules).map_err(ApiError::from)?;
         let name = bot.to_string();
         self.change(id, |snap, _| {
             referee::take_free_seat(snap, None, Some(name.clone()))
