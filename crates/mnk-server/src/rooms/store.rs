@@ -712,3 +712,27 @@ fn snapshot((room, seats, game, moves): Read) -> Result<Snapshot, StoreError> {
         moves: move_rows,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Databases made by earlier releases recorded each migration's checksum (SHA-384 of its
+    /// SQL); an edited migration would stop every one of them from opening.
+    #[tokio::test]
+    async fn released_migrations_keep_their_checksums() {
+        for (schema, released) in [
+            (SQLITE_SCHEMA, "cf2a5f2e35ff2be87a811d18"),
+            (POSTGRES_SCHEMA, "643d2492158f09b9b0f92387"),
+        ] {
+            let migrations = schema.resolve().await.unwrap();
+            assert_eq!(migrations.len(), 1);
+            let checksum: String = migrations[0].checksum[..12]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(checksum, released);
+            assert_eq!(migrations[0].version, 1);
+        }
+    }
+}
