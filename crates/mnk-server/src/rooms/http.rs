@@ -13,6 +13,7 @@ use axum::{Json as Reply, Router};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
+use super::limits::Ask;
 use super::referee::Action;
 use super::store::NewRoom;
 use super::view::{game_record, seated, state_view, ClockView, GameRecord, RoomView, SeatedReply};
@@ -161,9 +162,11 @@ fn creator_plays_x(colour: Option<&str>) -> Result<bool, ApiError> {
 
 async fn read(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     query: Result<Query<ReadQuery>, QueryRejection>,
 ) -> Result<Reply<RoomView>, ApiError> {
+    rooms.limits.check(Ask::Read, client)?;
     let Query(query) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
     let snap = match query.after {
         Some(after) => {
@@ -180,9 +183,11 @@ async fn read(
 
 async fn join(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Reply<SeatedReply>, ApiError> {
+    rooms.limits.check(Ask::Join, client)?;
     let token = request.token.as_deref().map(checked_token).transpose()?;
     let (snap, seat) = rooms.join(&id, token).await?;
     let (seat, token) = seat.unzip();
@@ -202,10 +207,12 @@ fn checked_token(token: &str) -> Result<&str, ApiError> {
 /// Takes `action` for the seat `token` holds.
 async fn seat_acts(
     rooms: &Arc<Rooms>,
+    client: Client,
     id: &str,
     token: &str,
     action: Action,
 ) -> Result<Reply<RoomView>, ApiError> {
+    rooms.limits.check(Ask::Act, client)?;
     let seat = rooms.seat(id, checked_token(token)?).await?;
     let snap = rooms.act(id, seat, &action).await?;
     Ok(Reply(state_view(&snap, now_ms())?))
@@ -213,6 +220,7 @@ async fn seat_acts(
 
 async fn play(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
@@ -220,7 +228,7 @@ async fn play(
         ply: request.ply,
         cell: request.cell,
     };
-    seat_acts(&rooms, &id, &request.token, action).await
+    seat_acts(&rooms, client, &id, &request.token, action).await
 }
 
 /// The token of a body that must carry one.
@@ -232,33 +240,38 @@ fn required(request: TokenRequest) -> Result<String, ApiError> {
 
 async fn resign(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
-    seat_acts(&rooms, &id, &required(request)?, Action::Resign).await
+    seat_acts(&rooms, client, &id, &required(request)?, Action::Resign).await
 }
 
 async fn draw(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
-    seat_acts(&rooms, &id, &required(request)?, Action::Draw).await
+    seat_acts(&rooms, client, &id, &required(request)?, Action::Draw).await
 }
 
 async fn rematch(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
-    seat_acts(&rooms, &id, &required(request)?, Action::Rematch).await
+    seat_acts(&rooms, client, &id, &required(request)?, Action::Rematch).await
 }
 
 async fn invite(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<InviteRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
+    rooms.limits.check(Ask::Act, client)?;
     rooms.seat(&id, checked_token(&request.token)?).await?;
     let bot = parse_opponent(&request.bot)?;
     let snap = rooms.invite(&id, &bot).await?;
@@ -268,8 +281,10 @@ async fn invite(
 /// `GET /api/rooms/ID/games/N`: a finished game.
 async fn record(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path((id, number)): Path<(String, String)>,
 ) -> Result<Reply<GameRecord>, ApiError> {
+    rooms.limits.check(Ask::Read, client)?;
     let number: i64 = number
         .parse()
         .map_err(|_| ApiError::UnknownRoom(format!("room {id} has no game {number:?}")))?;

@@ -18,18 +18,16 @@
 pub mod http;
 pub mod hub;
 pub mod ids;
+pub mod limits;
 pub mod referee;
 pub mod socket;
 pub mod store;
 pub mod view;
 
 use std::collections::HashSet;
-use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use governor::{DefaultKeyedRateLimiter, Quota};
 use mnk_engine::bots::{self, BotSpec};
 use mnk_engine::{Deadline, Limits};
 use tokio::sync::{watch, Semaphore};
@@ -38,6 +36,7 @@ use crate::clients::Client;
 use crate::error::ApiError;
 use crate::pool::EnginePool;
 use hub::{Hub, Push};
+use limits::{AddressLimits, AddressRates, Ask};
 use referee::Action;
 use store::{Applied, Op, Snapshot, Store, StoreError};
 use view::{state_view, ServerMessage};
@@ -45,10 +44,8 @@ use view::{state_view, ServerMessage};
 /// Settings of the rooms.
 #[derive(Clone, Debug)]
 pub struct RoomConfig {
-    /// Rooms one address may create per minute, on average.
-    pub creations_per_minute: u32,
-    /// Rooms one address may create at once after a pause.
-    pub creation_burst: u32,
+    /// What one address may ask of the rooms: creations, joins, actions, reads.
+    pub per_address: AddressRates,
     /// How long a room may go without a change or a connected client before it is closed.
     pub idle: Duration,
     /// How often idle rooms are looked for (and rooms with clients marked as seen).
@@ -62,8 +59,7 @@ pub struct RoomConfig {
 impl Default for RoomConfig {
     fn default() -> RoomConfig {
         RoomConfig {
-            creations_per_minute: 20,
-            creation_burst: 10,
+            per_address: AddressRates::default(),
             idle: Duration::from_secs(60 * 60),
             sweep_every: Duration::from_secs(60),
             max_sockets: 16_384,
@@ -78,7 +74,8 @@ pub struct Rooms {
     store: Store,
     hub: Hub,
     config: RoomConfig,
-    creations: DefaultKeyedRateLimiter<IpAddr>,
+    /// The per-address limits; handlers check them before anything is read.
+    pub limits: AddressLimits,
     sockets: Arc<Semaphore>,
     pool: Arc<EnginePool>,
     /// Rooms whose bot is thinking on this server (one search per room at a time).
@@ -116,14 +113,10 @@ impl Rooms {
         pool: Arc<EnginePool>,
     ) -> Result<Arc<Rooms>, StoreError> {
         let store = Store::open(url).await?;
-        let per_minute = NonZeroU32::new(config.creations_per_minute.max(1)).expect("positive");
-        let burst = NonZeroU32::new(config.creation_burst.max(1)).expect("positive");
         let rooms = Arc::new(Rooms {
             store,
             hub: Hub::default(),
-            creations: governor::RateLimiter::keyed(
-                Quota::per_minute(per_minute).allow_burst(burst),
-            ),
+            limits: AddressLimits::new(config.per_address),
             sockets: Arc::new(Semaphore::new(config.max_sockets.max(1))),
             config,
             pool,
@@ -351,17 +344,7 @@ impl Rooms {
         client: Client,
         new: store::NewRoom,
     ) -> Result<Snapshot, ApiError> {
-        if let Client(Some(ip)) = client {
-            if self.creations.check_key(&ip).is_err() {
-                return Err(ApiError::RateLimited {
-                    retry_after_secs: 60 / u64::from(self.config.creations_per_minute.max(1)) + 1,
-                    message: format!(
-                        "too many rooms created from your address: at most {} a minute",
-                        self.config.creations_per_minute
-                    ),
-                });
-            }
-        }
+        self.limits.check(Ask::Create, client)?;
         self.store.create(&new, now_ms()).await?;
         let snap = self.load(&new.id).await?;
         self.wake_bot(&snap);
@@ -472,6 +455,7 @@ async fn sweep(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>
         };
         let now = now_ms();
         let watched = rooms.hub.sweep();
+        rooms.limits.forget_idle();
         let cutoff = now - rooms.config.idle.as_millis() as i64;
         let done = async {
             rooms.store.touch(&watched, now).await?;
