@@ -10,8 +10,9 @@
 //! ```
 //!
 //! The server runs on a fresh SQLite file in a temporary directory, or on the database `URL`
-//! (`postgres://…`). Rooms are created from many
-//! loopback addresses (127.0.1.x), since creation is limited per address. Only loopback is used.
+//! (`postgres://…`). Rooms are created from many loopback addresses (127.0.1.x); the sockets all
+//! come from 127.0.0.1, so the server is started with per-address allowances of actions and reads
+//! no single person needs. Only loopback is used.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::{Command, Stdio};
@@ -183,6 +184,8 @@ async fn main() {
         .unwrap_or_else(|| format!("sqlite://{}", dir.join("load.db").display()));
     let mut server = Command::new(&bin)
         .args(["serve", "--addr", "127.0.0.1:0", "--database", &database])
+        .args(["--room-actions-per-minute", "1000000"])
+        .args(["--room-reads-per-minute", "1000000"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -107,16 +107,20 @@ pub struct AddressRates {
 
 impl Default for AddressRates {
     fn default() -> AddressRates {
-        AddressRates {
-            creations: Rate::per_hour(60),
-            joins: Rate::per_minute(60),
-            actions: Rate::per_minute(300),
-            reads: Rate::per_minute(600),
-        }
+        AddressRates::DEFAULT
     }
 }
 
 impl AddressRates {
+    /// The allowances of `mnk serve` unless told: 60 rooms created an hour, 60 joined, 300
+    /// actions and 600 reads a minute.
+    pub const DEFAULT: AddressRates = AddressRates {
+        creations: Rate::per_hour(60),
+        joins: Rate::per_minute(60),
+        actions: Rate::per_minute(300),
+        reads: Rate::per_minute(600),
+    };
+
     fn rate(&self, ask: Ask) -> Rate {
         match ask {
             Ask::Create => self.creations,
