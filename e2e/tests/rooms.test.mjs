@@ -101,6 +101,46 @@ describe('rooms (desktop)', () => {
     for (const p of everyone) await p.done();
   });
 
+  test('each player sees whether the other is here or away, over a socket or a long poll', async () => {
+    const a = await open(browser, vp, '/?r=3x3x3&o=human');
+    await a.click('#btn-room');
+    await a.click('#room-create');
+    await waitRoom(a, 'status', 'waiting');
+    assert.equal(await a.isHidden('#room-opponent'), true, 'no opponent yet');
+    const link = await a.inputValue('#room-link');
+    const here = (page, value) =>
+      page.waitForFunction((v) => document.getElementById('room-opponent').dataset.here === v, value, { timeout: 15000 });
+
+    const b = await visit(link);
+    await here(a, 'true');
+    await here(b, 'true');
+    assert.match(await a.textContent('#room-opponent'), /Your opponent is here/);
+    await shot(a, 'desktop-room-opponent-here');
+
+    // B leaves the page: away; B comes back: here again.
+    await b.goto('about:blank');
+    await here(a, 'false');
+    assert.match(await a.textContent('#room-opponent'), /away/);
+    await shot(a, 'desktop-room-opponent-away');
+    await b.goto(link);
+    await b.waitForSelector('#room:not([hidden])');
+    await here(a, 'true');
+
+    // Without WebSockets, B's long polls keep B here.
+    await b.addInitScript(() => {
+      delete window.WebSocket;
+    });
+    await b.goto('about:blank');
+    await here(a, 'false');
+    await b.goto(link);
+    await b.waitForSelector('#room:not([hidden])');
+    await here(a, 'true');
+    assert.equal(await b.evaluate(() => typeof WebSocket), 'undefined');
+    await here(b, 'true');
+    await a.done();
+    await b.done();
+  });
+
   test('the computer takes the free seat and answers every move', async () => {
     const page = await open(browser, vp, '/?r=3x3x3&o=level2');
     await page.click('#btn-room');

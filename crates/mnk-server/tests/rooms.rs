@@ -74,8 +74,18 @@ async fn socket(addr: SocketAddr, room: &str) -> Socket {
     tokio_tungstenite::connect_async(url).await.unwrap().0
 }
 
-/// The next JSON message of a socket (pings skipped), within 5 s.
+/// The next JSON message of a socket (pings and `presence` messages skipped), within 5 s.
 async fn next(socket: &mut Socket) -> Value {
+    loop {
+        let message = next_any(socket).await;
+        if message["type"] != "presence" {
+            return message;
+        }
+    }
+}
+
+/// The next JSON message of a socket (pings skipped), within 5 s.
+async fn next_any(socket: &mut Socket) -> Value {
     loop {
         let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
             .await
@@ -772,6 +782,76 @@ async fn moves_over_sockets_count_against_the_address() {
     }
     assert_eq!(codes, ["not_your_turn", "not_your_turn", "rate_limited"]);
     assert_eq!(state(addr, &room).await["moves"], json!(["h8"]));
+    server.stop().await;
+}
+
+/// Reads messages until a `presence` one: its `here`.
+async fn presence(socket: &mut Socket) -> Value {
+    loop {
+        let message = next_any(socket).await;
+        if message["type"] == "presence" {
+            return message["here"].clone();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_room_is_told_which_seats_are_connected() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
+    let o = join(addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut watcher = socket(addr, &room).await;
+    let first = next(&mut watcher).await;
+    let here = |state: &Value| json!([state["seats"][0]["here"], state["seats"][1]["here"]]);
+    assert_eq!(here(&first["state"]), json!([false, false]), "{first}");
+
+    // X connects with a socket.
+    let mut xs = socket(addr, &room).await;
+    next(&mut xs).await;
+    send(&mut xs, json!({"type": "hello", "token": x})).await;
+    assert_eq!(presence(&mut watcher).await, json!([true, false]));
+    assert_eq!(here(&state(addr, &room).await), json!([true, false]));
+
+    // O long-polls with its token: here while it waits.
+    let poll = {
+        let (room, o) = (room.clone(), o.clone());
+        tokio::spawn(async move {
+            let version = state(addr, &room).await["version"].as_i64().unwrap();
+            let path = format!("/api/rooms/{room}?after={version}&wait_ms=3000");
+            let raw = format!(
+                "GET {path} HTTP/1.1\r\nHost: mnk\r\nAuthorization: Bearer {o}\r\nConnection: close\r\n\r\n"
+            );
+            let mut stream = common::wire::connect(addr).await;
+            common::wire::exchange(&mut stream, raw.as_bytes()).await
+        })
+    };
+    assert_eq!(presence(&mut watcher).await, json!([true, true]));
+    // The moves go on, and a state after the change says who is here too.
+    send(&mut xs, json!({"type": "move", "ply": 0, "cell": "h8"})).await;
+    let moved = state_at_ply(&mut watcher, 1).await;
+    assert_eq!(here(&moved), json!([true, true]));
+    let polled = poll.await.unwrap();
+    assert_eq!(polled.status, 200, "{}", polled.body);
+
+    // X's socket closes: X is away.
+    xs.close(None).await.unwrap();
+    assert_eq!(presence(&mut watcher).await, json!([false, true]));
+
+    // A forged token in a long poll is refused and makes no one here.
+    let raw = format!(
+        "GET /api/rooms/{room}?after=0 HTTP/1.1\r\nHost: mnk\r\nAuthorization: Bearer forged\r\nConnection: close\r\n\r\n"
+    );
+    let mut stream = common::wire::connect(addr).await;
+    let refused = common::wire::exchange(&mut stream, raw.as_bytes()).await;
+    assert_eq!(
+        (refused.status, refused.code().as_deref()),
+        (403, Some("bad_token"))
+    );
     server.stop().await;
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::Redirect;
 use axum::routing::{get, post};
 use axum::{Json as Reply, Router};
@@ -16,8 +16,8 @@ use serde_json::Value as Json;
 use super::limits::Ask;
 use super::referee::Action;
 use super::store::NewRoom;
-use super::view::{game_record, seated, state_view, ClockView, GameRecord, RoomView, SeatedReply};
-use super::{ids, now_ms, Rooms};
+use super::view::{game_record, ClockView, GameRecord, RoomView, SeatedReply};
+use super::{ids, Rooms};
 use crate::body::ApiJson;
 use crate::clients::Client;
 use crate::error::ApiError;
@@ -129,7 +129,7 @@ async fn create(
         bot: bot.map(|b| b.to_string()),
     };
     let snap = rooms.create(client, new).await?;
-    let reply = seated(&snap, Some(0), Some(token), now_ms())?;
+    let reply = rooms.seated(&snap, Some(0), Some(token))?;
     Ok((StatusCode::CREATED, Reply(reply)))
 }
 
@@ -164,6 +164,7 @@ async fn read(
     State(rooms): State<Arc<Rooms>>,
     client: Client,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<ReadQuery>, QueryRejection>,
 ) -> Result<Reply<RoomView>, ApiError> {
     rooms.limits.check(Ask::Read, client)?;
@@ -174,11 +175,16 @@ async fn read(
                 .wait_ms
                 .map_or(MAX_WAIT, Duration::from_millis)
                 .min(MAX_WAIT);
-            rooms.after(&id, after, wait).await?
+            // A seat's long poll (its token as a bearer credential) keeps the seat here.
+            let seat = match bearer(&headers) {
+                Some(token) => Some(rooms.seat(&id, checked_token(token)?).await?),
+                None => None,
+            };
+            rooms.after(&id, after, wait, seat).await?
         }
         None => rooms.current(&id).await?,
     };
-    Ok(Reply(state_view(&snap, now_ms())?))
+    Ok(Reply(rooms.view(&snap)?))
 }
 
 async fn join(
@@ -191,7 +197,17 @@ async fn join(
     let token = request.token.as_deref().map(checked_token).transpose()?;
     let (snap, seat) = rooms.join(&id, token).await?;
     let (seat, token) = seat.unzip();
-    Ok(Reply(seated(&snap, seat, token, now_ms())?))
+    Ok(Reply(rooms.seated(&snap, seat, token)?))
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header, if there is one.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
 }
 
 /// A token of a sensible length (a longer one holds no seat, and is not hashed).
@@ -215,7 +231,7 @@ async fn seat_acts(
     rooms.limits.check(Ask::Act, client)?;
     let seat = rooms.seat(id, checked_token(token)?).await?;
     let snap = rooms.act(id, seat, &action).await?;
-    Ok(Reply(state_view(&snap, now_ms())?))
+    Ok(Reply(rooms.view(&snap)?))
 }
 
 async fn play(
@@ -275,7 +291,7 @@ async fn invite(
     rooms.seat(&id, checked_token(&request.token)?).await?;
     let bot = parse_opponent(&request.bot)?;
     let snap = rooms.invite(&id, &bot).await?;
-    Ok(Reply(state_view(&snap, now_ms())?))
+    Ok(Reply(rooms.view(&snap)?))
 }
 
 /// `GET /api/rooms/ID/games/N`: a finished game.

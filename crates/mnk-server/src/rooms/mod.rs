@@ -9,6 +9,8 @@
 //!   the refusal. mnk-core judges every move.
 //! - [`Rooms`] (here): read, decide, store, then tell the watchers ([`hub`]) and let a bot
 //!   move if one is due. A move is acknowledged only after its transaction has committed.
+//! - [`presence`]: which seats have a live connection, told to the room as it changes.
+//! - [`limits`]: what one address may ask, per kind, checked before anything is read.
 //! - [`http`] and [`socket`]: the JSON endpoints and the WebSocket, two doors to the same
 //!   actions; `GET /api/rooms/ID?after=V` is the long-poll fallback for clients without sockets.
 //!
@@ -19,6 +21,7 @@ pub mod http;
 pub mod hub;
 pub mod ids;
 pub mod limits;
+pub mod presence;
 pub mod referee;
 pub mod socket;
 pub mod store;
@@ -37,9 +40,10 @@ use crate::error::ApiError;
 use crate::pool::EnginePool;
 use hub::{Hub, Push};
 use limits::{AddressLimits, AddressRates, Ask};
+use presence::{Change, Presence, Seats};
 use referee::Action;
 use store::{Applied, Op, Snapshot, Store, StoreError};
-use view::{state_view, ServerMessage};
+use view::{state_view, RoomView, SeatedReply, ServerMessage};
 
 /// Settings of the rooms.
 #[derive(Clone, Debug)]
@@ -78,6 +82,10 @@ pub struct Rooms {
     pub limits: AddressLimits,
     sockets: Arc<Semaphore>,
     pool: Arc<EnginePool>,
+    /// Which seats have a live connection.
+    presence: Presence,
+    /// This server's id in presence reports to other servers.
+    server: String,
     /// Rooms whose bot is thinking on this server (one search per room at a time).
     thinking: Mutex<HashSet<String>>,
     /// Raised when the server shuts down: sockets close, background tasks end.
@@ -120,10 +128,16 @@ impl Rooms {
             sockets: Arc::new(Semaphore::new(config.max_sockets.max(1))),
             config,
             pool,
+            presence: Presence::default(),
+            server: ids::new_token()[..12].to_string(),
             thinking: Mutex::new(HashSet::new()),
             closing: watch::channel(false).0,
         });
         tokio::spawn(sweep(Arc::downgrade(&rooms), rooms.closing.subscribe()));
+        tokio::spawn(keep_presence(
+            Arc::downgrade(&rooms),
+            rooms.closing.subscribe(),
+        ));
         if let Store::Postgres(pg) = &rooms.store {
             let listener = listen(
                 Arc::downgrade(&rooms),
@@ -251,7 +265,7 @@ impl Rooms {
         if self.hub.watched(&snap.room.id).is_none() {
             return;
         }
-        if let Ok(state) = state_view(snap, now_ms()) {
+        if let Ok(state) = self.view(snap) {
             let text = ServerMessage::State {
                 state: Box::new(state),
             }
@@ -261,9 +275,64 @@ impl Rooms {
                 Push {
                     version: snap.room.version,
                     text: Arc::from(text),
+                    state: true,
                 },
             );
         }
+    }
+
+    /// The room as clients see it now, with who is here.
+    pub fn view(&self, snap: &Snapshot) -> Result<RoomView, ApiError> {
+        let mut view = state_view(snap, now_ms())?;
+        let here = self
+            .presence
+            .seats(&snap.room.id, tokio::time::Instant::now());
+        for (seat, here) in view.seats.iter_mut().zip(here) {
+            seat.here = Some(here);
+        }
+        Ok(view)
+    }
+
+    /// The reply to a client seated in `seat` (or a spectator), with who is here.
+    pub fn seated(
+        &self,
+        snap: &Snapshot,
+        seat: Option<usize>,
+        token: Option<String>,
+    ) -> Result<SeatedReply, ApiError> {
+        let mut reply = view::seated(snap, seat, token, now_ms())?;
+        reply.state = self.view(snap)?;
+        Ok(reply)
+    }
+
+    /// Tells what a presence change asks for: the room's watchers here, the other servers.
+    fn presence_changed(self: &Arc<Self>, room: &str, change: Change) {
+        if let Some(here) = change.show {
+            let text = ServerMessage::Presence { here }.text();
+            self.hub.announce(room, &text);
+        }
+        if let Some(seats) = change.report {
+            if self.store.is_shared() {
+                let rooms = self.clone();
+                let payload = presence_payload(room, &self.server, seats);
+                tokio::spawn(async move {
+                    if let Err(e) = rooms.store.notify(&payload).await {
+                        tracing::warn!("could not tell the other servers who is here: {e}");
+                    }
+                });
+            }
+        }
+    }
+
+    /// A socket seated in `seat` of room `id` opened (`true`) or closed.
+    pub fn socket_seated(self: &Arc<Self>, id: &str, seat: usize, open: bool) {
+        let now = tokio::time::Instant::now();
+        let change = if open {
+            self.presence.socket_opened(id, seat, now)
+        } else {
+            self.presence.socket_closed(id, seat, now)
+        };
+        self.presence_changed(id, change);
     }
 
     /// Starts the bot's move when it is a bot's turn (once per room on this server).
@@ -396,14 +465,21 @@ impl Rooms {
 
     /// The room after version `after`: at once if it is newer, else when it changes or when
     /// `wait` is up (then as it is).
+    /// A seat's long poll (`seat`) keeps the seat here while it waits, and a little after.
     pub async fn after(
         self: &Arc<Self>,
         id: &str,
         after: i64,
         wait: Duration,
+        seat: Option<usize>,
     ) -> Result<Snapshot, ApiError> {
         let mut watcher = self.hub.subscribe(id);
         let snap = self.current(id).await?;
+        if let Some(seat) = seat {
+            let now = tokio::time::Instant::now();
+            let change = self.presence.polled(id, seat, now, now + wait);
+            self.presence_changed(id, change);
+        }
         if snap.room.version > after {
             return Ok(snap);
         }
@@ -412,7 +488,7 @@ impl Rooms {
         loop {
             tokio::select! {
                 push = watcher.recv() => match push {
-                    Ok(push) if push.version <= after => continue,
+                    Ok(push) if !push.state || push.version <= after => continue,
                     _ => break,
                 },
                 () = tokio::time::sleep_until(deadline) => break,
@@ -469,6 +545,52 @@ async fn sweep(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>
     }
 }
 
+/// How often long polls' grace and other servers' stale reports are looked at.
+const PRESENCE_TICK: Duration = Duration::from_secs(2);
+
+/// `ID:here:SERVER:ab`: what server `SERVER` sees of room `ID` (`a`, `b`: 1 if a seat is here).
+fn presence_payload(room: &str, server: &str, seats: Seats) -> String {
+    let bit = |here: bool| if here { '1' } else { '0' };
+    format!("{room}:here:{server}:{}{}", bit(seats[0]), bit(seats[1]))
+}
+
+/// Reads [`presence_payload`]'s `SERVER:ab` part.
+fn read_presence(rest: &str) -> Option<(&str, Seats)> {
+    let (server, bits) = rest.split_once(':')?;
+    match bits.as_bytes() {
+        [a @ (b'0' | b'1'), b @ (b'0' | b'1')] => Some((server, [*a == b'1', *b == b'1'])),
+        _ => None,
+    }
+}
+
+/// Ends long polls' grace and other servers' stale reports, telling the watchers; with
+/// PostgreSQL repeats to the other servers every [`presence::REFRESH`] who is here.
+async fn keep_presence(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>) {
+    let mut refreshed = tokio::time::Instant::now();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(PRESENCE_TICK) => {}
+            () = closed(&mut closing) => return,
+        }
+        let Some(rooms) = rooms.upgrade() else {
+            return;
+        };
+        for (room, change) in rooms.presence.expire(tokio::time::Instant::now()) {
+            rooms.presence_changed(&room, change);
+        }
+        if rooms.store.is_shared() && refreshed.elapsed() >= presence::REFRESH {
+            refreshed = tokio::time::Instant::now();
+            for (room, seats) in rooms.presence.reports() {
+                let payload = presence_payload(&room, &rooms.server, seats);
+                if let Err(e) = rooms.store.notify(&payload).await {
+                    tracing::warn!("could not tell the other servers who is here: {e}");
+                    break;
+                }
+            }
+        }
+    }
+}
+
 /// With PostgreSQL: hears the changes other servers make and publishes them to this server's
 /// watchers. A lost connection is re-established (changes missed meanwhile reach watchers with
 /// the next change, or when they reconnect).
@@ -506,6 +628,22 @@ async fn listen(
             let Some((room, version)) = notification.payload().split_once(':') else {
                 continue;
             };
+            if let Some(rest) = version.strip_prefix("here:") {
+                if let Some((server, seats)) = read_presence(rest) {
+                    if server != rooms.server {
+                        let now = tokio::time::Instant::now();
+                        let change = rooms.presence.heard(room, server, seats, now);
+                        rooms.presence_changed(
+                            room,
+                            Change {
+                                report: None,
+                                ..change
+                            },
+                        );
+                    }
+                }
+                continue;
+            }
             let newer = version
                 .parse::<i64>()
                 .is_ok_and(|v| rooms.hub.watched(room).is_some_and(|sent| v > sent));

@@ -21,8 +21,8 @@ use tokio::time::Instant;
 
 use super::limits::Ask;
 use super::referee::{colour_of, Action};
-use super::view::{state_view, ClientMessage, ServerMessage};
-use super::{closed, now_ms, Rooms};
+use super::view::{ClientMessage, ServerMessage};
+use super::{closed, Rooms};
 use crate::clients::Client;
 use crate::error::ApiError;
 
@@ -99,7 +99,15 @@ impl Session {
         }
     }
 
-    async fn run(mut self, mut socket: WebSocket) {
+    async fn run(mut self, socket: WebSocket) {
+        self.talk(socket).await;
+        // However the socket ended, its seat has one connection fewer.
+        if let Some(seat) = self.seat {
+            self.rooms.socket_seated(&self.room, seat, false);
+        }
+    }
+
+    async fn talk(&mut self, mut socket: WebSocket) {
         let mut pushes = self.rooms.hub.subscribe(&self.room);
         let mut closing = self.rooms.closing.subscribe();
         if !self.send_state(&mut socket).await {
@@ -162,7 +170,7 @@ impl Session {
     /// Sends the room as it is now; false if the socket is gone.
     async fn send_state(&self, socket: &mut WebSocket) -> bool {
         let message = match self.rooms.current(&self.room).await {
-            Ok(snap) => match state_view(&snap, now_ms()) {
+            Ok(snap) => match self.rooms.view(&snap) {
                 Ok(state) => ServerMessage::State {
                     state: Box::new(state),
                 },
@@ -234,7 +242,13 @@ impl Session {
         }
         match self.rooms.join(&self.room, Some(token)).await {
             Ok((snap, Some((seat, _)))) => {
-                self.seat = Some(seat);
+                if self.seat != Some(seat) {
+                    if let Some(old) = self.seat {
+                        self.rooms.socket_seated(&self.room, old, false);
+                    }
+                    self.seat = Some(seat);
+                    self.rooms.socket_seated(&self.room, seat, true);
+                }
                 ServerMessage::Welcome {
                     seat: Some(seat),
                     colour: Some(colour_of(&snap, seat)),

@@ -66,6 +66,10 @@ pub struct SeatView {
     pub taken: bool,
     /// The bot sitting there, if it is one.
     pub bot: Option<String>,
+    /// Whether the seat has a live connection (a socket, a recent long poll) to any server;
+    /// absent where the server does not say (the state inside a `stale_ply` refusal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub here: Option<bool>,
 }
 
 /// How a game ended.
@@ -172,6 +176,11 @@ pub enum ServerMessage {
     },
     /// The answer to `ping`.
     Pong,
+    /// Which seats have a live connection: sent on connecting and whenever it changes.
+    Presence {
+        /// Seats 0 and 1: here or not.
+        here: [bool; 2],
+    },
 }
 
 /// An error's code and message.
@@ -247,6 +256,7 @@ pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
         colour: colour_of(snap, seat),
         taken: snap.seats[seat].is_taken(),
         bot: snap.seats[seat].bot.clone(),
+        here: None,
     });
     Ok(RoomView {
         room: snap.room.id.clone(),
