@@ -12,7 +12,7 @@ import { apiRules, cellName } from './notation.js';
 import { settings } from './settings.js';
 import { store } from './store.js';
 import { MoveTree } from './tree.js';
-import { board, onRender, render, rulesTitle } from './view.js';
+import { board, forbiddenAt, onRender, render, rulesTitle } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -261,6 +261,13 @@ const myColour = () => (room.seat === null ? null : room.state.seats[room.seat].
 export function roomMove(cell) {
   const st = room.state;
   if (!st || st.status !== 'playing' || myColour() !== st.to_move || board.pending) return;
+  const forbidden = forbiddenAt(cell);
+  if (forbidden) {
+    // Renju: black may not play here. Say why instead of asking the server to refuse it.
+    room.notice = t('forbiddenMove', { cell: cellName(cell.x, cell.y), kind: t(`forbidden_${forbidden.kind}`) });
+    renderRoom();
+    return;
+  }
   board.pending = { ...cell, p: st.to_move };
   board.schedule();
   act('move', { ply: st.ply, cell: cellName(cell.x, cell.y) });

@@ -175,6 +175,37 @@ describe('rooms (desktop)', () => {
     await o.done();
   });
 
+  test("renju in a room: black's forbidden points are marked and explained, never sent", async () => {
+    const a = await open(browser, vp, '/?r=15x15x5,renju&o=human');
+    await a.click('#btn-room');
+    await a.selectOption('#room-colour', 'X');
+    await a.click('#room-create');
+    await waitRoom(a, 'status', 'waiting');
+    const b = await visit(await a.inputValue('#room-link'));
+    await waitRoom(a, 'status', 'playing');
+    // Black (X) gets an open two across (f8 g8) and one down (h9 h10) meeting at h8.
+    const moves = ['f8', 'a1', 'g8', 'c1', 'h9', 'e1', 'h10', 'g1'];
+    for (const [ply, cell] of moves.entries()) {
+      await (ply % 2 === 0 ? a : b).click(`#grid [data-cell="${cell}"]`);
+      for (const p of [a, b]) await waitPly(p, ply + 1);
+    }
+    for (const p of [a, b]) assert.match((await board(p)).forbidden, /(^| )h8:double-three( |$)/);
+    assert.match(await a.getAttribute('#grid [data-cell="h8"]', 'aria-label'), /h8, empty, forbidden for black: a double-three/);
+    await shot(a, 'desktop-room-renju-forbidden');
+    await a.click('#grid [data-cell="h8"]');
+    assert.match(await a.textContent('#room-notice'), /h8 is forbidden for black under renju: a double-three/);
+    await a.waitForTimeout(300);
+    for (const p of [a, b]) assert.equal((await board(p)).ply, '8');
+    // Black plays elsewhere; white, to move, has none and may take h8.
+    await a.click('#grid [data-cell="o15"]');
+    for (const p of [a, b]) await waitPly(p, 9);
+    assert.equal((await board(b)).forbidden, '');
+    await b.click('#grid [data-cell="h8"]');
+    for (const p of [a, b]) await waitPly(p, 10);
+    await a.done();
+    await b.done();
+  });
+
   test('an unknown room says so and opens a game', async () => {
     const page = await open(browser, vp, '/?room=nosuchroom2345');
     await page.waitForSelector('#error:not([hidden])');

@@ -856,6 +856,54 @@ async fn the_room_is_told_which_seats_are_connected() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_renju_the_room_lists_blacks_forbidden_points_and_refuses_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, created) = create(addr, json!({"rules": "renju", "colour": "X"})).await;
+    assert_eq!(created["state"]["rules"]["win"], "renju");
+    assert_eq!(created["state"]["forbidden"], json!([]));
+    let o = join(addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Black (X) gets an open two across (f8 g8) and one down (h9 h10) meeting at h8.
+    let game = ["f8", "a1", "g8", "c1", "h9", "e1", "h10", "g1"];
+    for (ply, cell) in game.into_iter().enumerate() {
+        let token = if ply % 2 == 0 { &x } else { &o };
+        let (status, reply) = play(addr, &room, token, ply, cell).await;
+        assert_eq!(status, 200, "{reply}");
+    }
+    let before = state(addr, &room).await;
+    let forbidden = before["forbidden"].as_array().unwrap();
+    let h8 = forbidden
+        .iter()
+        .find(|f| f["cell"] == "h8")
+        .expect("h8 is forbidden");
+    assert_eq!(h8["kind"], "double-three");
+    assert!(h8["why"].as_str().is_some_and(|w| !w.is_empty()), "{h8}");
+    let (status, refused) = play(addr, &room, &x, 8, "h8").await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (422, Some("illegal_move"))
+    );
+    let after = state(addr, &room).await;
+    assert_eq!(
+        after["version"], before["version"],
+        "the refusal changed nothing"
+    );
+    // Black plays elsewhere: white, to move, has no forbidden points and may take h8.
+    play(addr, &room, &x, 8, "o15").await;
+    assert_eq!(state(addr, &room).await["forbidden"], json!([]));
+    let (status, reply) = play(addr, &room, &o, 9, "h8").await;
+    assert_eq!(status, 200, "{reply}");
+    // Other rules have no such list.
+    let (_, _, free) = create(addr, json!({"rules": "gomoku15"})).await;
+    assert!(free["state"].get("forbidden").is_none(), "{free}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutting_down_closes_sockets_with_going_away_within_two_seconds() {
     let dir = tempfile::tempdir().unwrap();
     let server = server_on(&dir).await;
