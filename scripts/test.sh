@@ -31,6 +31,7 @@ step "Optimised-only tests: 4x4 tree counts, self-play sanity, pbrain-mnk self-m
 cargo test --workspace --profile ci -- --ignored
 
 step "Browser tests (Playwright + /usr/bin/chromium against mnk serve)"
+# MNK_TEST_POSTGRES_URL is still exported: the two-server rooms test starts two servers on it.
 cargo build --profile ci -p mnk
 npm --prefix e2e ci --no-audit --no-fund
 MNK_BIN="$PWD/target/ci/mnk" npm --prefix e2e test

@@ -20,9 +20,9 @@ const waitRoom = (page, attr, value) =>
 const waitPly = (page, ply) =>
   page.waitForFunction((n) => document.getElementById('board').dataset.ply === String(n), ply, { timeout: 15000 });
 
-/** Opens the room's link in a fresh context (another device). */
-async function visit(link) {
-  const page = await open(browser, vp, link.replace(/^https?:\/\/[^/]+/, ''));
+/** Opens the room's link in a fresh context (another device), a desktop unless `v` says. */
+async function visit(link, v = vp) {
+  const page = await open(browser, v, link.replace(/^https?:\/\/[^/]+/, ''));
   await page.waitForSelector('#room:not([hidden])');
   return page;
 }
@@ -212,5 +212,52 @@ describe('rooms (desktop)', () => {
     assert.equal(await page.getAttribute('#error', 'data-code'), 'unknown_room');
     assert.equal(await page.isHidden('#room'), true);
     await page.done(true);
+  });
+});
+
+describe('rooms (phone)', () => {
+  const phone = VIEWPORTS[1];
+
+  test('a whole game between two phones, tapped, the room fitting the screen', async () => {
+    const a = await open(browser, phone, '/?r=3x3x3&o=human');
+    await a.tap('#btn-room');
+    await a.selectOption('#room-colour', 'X');
+    await a.tap('#room-create');
+    await waitRoom(a, 'status', 'waiting');
+    const link = await a.inputValue('#room-link');
+    const b = await visit(link, phone);
+    for (const p of [a, b]) await waitRoom(p, 'status', 'playing');
+    await a.waitForFunction(() => document.getElementById('room-opponent').dataset.here === 'true', null, { timeout: 15000 });
+    const moves = ['a1', 'a2', 'b2', 'b3', 'c3'];
+    for (const [ply, cell] of moves.entries()) {
+      await (ply % 2 === 0 ? a : b).tap(`#grid [data-cell="${cell}"]`);
+      for (const p of [a, b]) await waitPly(p, ply + 1);
+    }
+    for (const p of [a, b]) await waitRoom(p, 'status', 'over');
+    assert.equal((await board(b)).winner, 'X');
+    assert.match(await a.textContent('#room-status'), /You won/);
+    assert.match(await b.textContent('#room-status'), /You lost/);
+    for (const p of [a, b]) {
+      // Nothing wider than the phone's screen; the board and the room's panel both shown.
+      assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
+      const boxes = await p.evaluate(() =>
+        ['#board', '#room-status', '#room-rematch'].map((sel) => {
+          const r = document.querySelector(sel).getBoundingClientRect();
+          return { sel, left: r.left, right: r.right, width: r.width };
+        }),
+      );
+      for (const box of boxes) assert.ok(box.width > 0 && box.left >= 0 && box.right <= 375 + 0.5, JSON.stringify(box));
+    }
+    await shot(a, 'phone-room-won');
+    await b.evaluate(() => document.getElementById('room').scrollIntoView());
+    await shot(b, 'phone-room-lost');
+    // Rematch, tapped on both phones: the colours swap.
+    await b.tap('#room-rematch');
+    await a.waitForFunction(() => /offers a rematch/.test(document.getElementById('room-offer').textContent), null, { timeout: 15000 });
+    await a.tap('#room-rematch');
+    for (const p of [a, b]) await waitRoom(p, 'status', 'playing');
+    assert.equal((await room(b)).colour, 'X');
+    await a.done();
+    await b.done();
   });
 });
