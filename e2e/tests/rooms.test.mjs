@@ -1,6 +1,8 @@
 // Rooms: a full game between two people in two browser contexts from a shared link, a spectator
 // in a third who sees every move and cannot play, a reload mid-game that keeps the seat, the
-// finished game's permanent link, then a rematch with the colours swapped and a resignation.
+// finished game's permanent link, then a rematch with the colours swapped and a resignation;
+// whether the opponent is here or away (over a socket and a long poll), renju's forbidden points
+// in a room, and a whole game between two phones.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
