@@ -41,9 +41,10 @@ export async function launch() {
 
 /**
  * A fresh context and page at `path` (relative to the server), English unless `locale` says
- * otherwise. Page errors are collected; `done()` asserts there were none and closes the context.
+ * otherwise, on the server under test unless `base` names another. Page errors are collected;
+ * `done()` asserts there were none and closes the context.
  */
-export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US' } = {}) {
+export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US', base = BASE } = {}) {
   const context = await browser.newContext({
     viewport: vp.viewport,
     deviceScaleFactor: vp.deviceScaleFactor,
@@ -58,7 +59,7 @@ export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', 
   page.on('console', (m) => {
     if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
   });
-  await page.goto(BASE + urlPath);
+  await page.goto(base + urlPath);
   await idle(page);
   page.done = async (allowErrors = false) => {
     if (!allowErrors) assert.deepEqual(errors, [], 'the page logged errors');

@@ -90,7 +90,8 @@ const files = fs
 console.log(`e2e: server ${url}, ${files.length} test files, screenshots in ${OUT_DIR}`);
 const runner = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], {
   stdio: 'inherit',
-  env: { ...process.env, MNK_URL: url },
+  // The binary too, for tests that start servers of their own (two on one PostgreSQL database).
+  env: { ...process.env, MNK_URL: url, ...(server ? { MNK_BIN: server.spawnfile } : {}) },
 });
 const code = await new Promise((resolve) => runner.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
 await stopServer();

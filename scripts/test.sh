@@ -31,6 +31,7 @@ step "Optimised-only tests: 4x4 tree counts, self-play sanity, pbrain-mnk self-m
 cargo test --workspace --profile ci -- --ignored
 
 step "Browser tests (Playwright + /usr/bin/chromium against mnk serve)"
+# MNK_TEST_POSTGRES_URL is still exported: the two-server rooms test starts two servers on it.
 # The server the test suite built: `cargo build -p mnk` alone would unify other features and
 # compile half the dependencies again.
 cargo test --workspace --profile ci --no-run

@@ -22,8 +22,9 @@ export class RequestError extends Error {
 /**
  * GET when body is undefined, otherwise POST the body as JSON.
  * `signal` cancels the request (a new game, an undo); it then rejects with kind "aborted".
+ * `headers` are sent besides (a room's long poll names its seat's token in one).
  */
-export async function call(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
+export async function call(path, body, { signal, timeoutMs = TIMEOUT_MS, headers = {} } = {}) {
   const ctl = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -40,7 +41,7 @@ export async function call(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) 
     try {
       res = await fetch(`api/${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: ctl.signal,
       });

@@ -12,7 +12,7 @@ import { apiRules, cellName } from './notation.js';
 import { settings } from './settings.js';
 import { store } from './store.js';
 import { MoveTree } from './tree.js';
-import { board, onRender, render, rulesTitle } from './view.js';
+import { board, forbiddenAt, onRender, render, rulesTitle } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,6 +31,8 @@ const room = {
   at: 0,
   socket: null,
   backoff: 500,
+  /** which seats have a live connection to the server, as it last said */
+  here: [false, false],
   /** the last refusal to show under the room's status */
   notice: '',
   clockTimer: 0,
@@ -145,6 +147,7 @@ function apply(state) {
   const sameRules = room.state && JSON.stringify(room.state.rules) === JSON.stringify(state.rules);
   room.state = state;
   room.at = Date.now();
+  if (state.seats.every((s) => typeof s.here === 'boolean')) room.here = state.seats.map((s) => s.here);
   // A room's game opens freely: the first player simply moves first.
   const opening = { kind: 'free', decisions: [], seat: 'opener' };
   Object.assign(store, { rules: state.rules, opponent: { human: true }, opening, hint: null, info: '' });
@@ -186,6 +189,9 @@ function connect() {
     if (message.type === 'state') {
       room.notice = '';
       apply(message.state);
+    } else if (message.type === 'presence') {
+      room.here = message.here;
+      renderRoom();
     } else if (message.type === 'error') {
       room.notice = message.error.message;
       board.pending = null;
@@ -201,11 +207,14 @@ function connect() {
   };
 }
 
-/** The fallback without WebSockets: asks for what comes after the version shown. */
+/** The fallback without WebSockets: asks for what comes after the version shown (a seat's poll
+ * names its token, which keeps the seat shown as here to the opponent). */
 async function poll() {
   for (;;) {
+    const token = room.seat === null ? null : tokens()[room.id];
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
     try {
-      apply(await call(`rooms/${encodeURIComponent(room.id)}?after=${room.state.version}`, undefined, { timeoutMs: 40000 }));
+      apply(await call(`rooms/${encodeURIComponent(room.id)}?after=${room.state.version}`, undefined, { timeoutMs: 40000, headers }));
       setConnected(true);
     } catch {
       setConnected(false);
@@ -252,6 +261,13 @@ const myColour = () => (room.seat === null ? null : room.state.seats[room.seat].
 export function roomMove(cell) {
   const st = room.state;
   if (!st || st.status !== 'playing' || myColour() !== st.to_move || board.pending) return;
+  const forbidden = forbiddenAt(cell);
+  if (forbidden) {
+    // Renju: black may not play here. Say why instead of asking the server to refuse it.
+    room.notice = t('forbiddenMove', { cell: cellName(cell.x, cell.y), kind: t(`forbidden_${forbidden.kind}`) });
+    renderRoom();
+    return;
+  }
   board.pending = { ...cell, p: st.to_move };
   board.schedule();
   act('move', { ply: st.ply, cell: cellName(cell.x, cell.y) });
@@ -291,6 +307,7 @@ export function renderRoom() {
   $('room-status').textContent = statusText(st);
   $('room-offer').textContent = offerText(st);
   $('room-notice').textContent = room.notice;
+  renderOpponent(st);
   const theirOffer = (kind) => st.offer && st.offer.kind === kind && st.offer.seat !== room.seat;
   $('room-resign').hidden = !seated || st.status !== 'playing';
   $('room-draw').hidden = !seated || st.status !== 'playing';
@@ -302,6 +319,21 @@ export function renderRoom() {
   record.href = `${location.pathname.replace(/[^/]*$/, '')}g/${room.id}-${st.game}`;
   $('room-rematch').textContent = t(theirOffer('rematch') ? 'roomAcceptRematch' : 'roomRematch');
   renderClocks();
+}
+
+/** Whether the opponent (a person) is connected: shown to a seated player once both are seated. */
+function renderOpponent(st) {
+  const el = $('room-opponent');
+  const other = room.seat === null ? null : st.seats[1 - room.seat];
+  if (!other || !other.taken || other.bot || st.status === 'closed') {
+    el.hidden = true;
+    el.dataset.here = '';
+    return;
+  }
+  const here = room.here[other.seat];
+  el.hidden = false;
+  el.dataset.here = String(here);
+  el.textContent = t(here ? 'roomOpponentHere' : 'roomOpponentAway');
 }
 
 const clockText = (ms) => {

@@ -1,6 +1,8 @@
 // Rooms: a full game between two people in two browser contexts from a shared link, a spectator
 // in a third who sees every move and cannot play, a reload mid-game that keeps the seat, the
-// finished game's permanent link, then a rematch with the colours swapped and a resignation.
+// finished game's permanent link, then a rematch with the colours swapped and a resignation;
+// whether the opponent is here or away (over a socket and a long poll), renju's forbidden points
+// in a room, and a whole game between two phones.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
@@ -20,9 +22,9 @@ const waitRoom = (page, attr, value) =>
 const waitPly = (page, ply) =>
   page.waitForFunction((n) => document.getElementById('board').dataset.ply === String(n), ply, { timeout: 15000 });
 
-/** Opens the room's link in a fresh context (another device). */
-async function visit(link) {
-  const page = await open(browser, vp, link.replace(/^https?:\/\/[^/]+/, ''));
+/** Opens the room's link in a fresh context (another device), a desktop unless `v` says. */
+async function visit(link, v = vp) {
+  const page = await open(browser, v, link.replace(/^https?:\/\/[^/]+/, ''));
   await page.waitForSelector('#room:not([hidden])');
   return page;
 }
@@ -101,6 +103,46 @@ describe('rooms (desktop)', () => {
     for (const p of everyone) await p.done();
   });
 
+  test('each player sees whether the other is here or away, over a socket or a long poll', async () => {
+    const a = await open(browser, vp, '/?r=3x3x3&o=human');
+    await a.click('#btn-room');
+    await a.click('#room-create');
+    await waitRoom(a, 'status', 'waiting');
+    assert.equal(await a.isHidden('#room-opponent'), true, 'no opponent yet');
+    const link = await a.inputValue('#room-link');
+    const here = (page, value) =>
+      page.waitForFunction((v) => document.getElementById('room-opponent').dataset.here === v, value, { timeout: 15000 });
+
+    const b = await visit(link);
+    await here(a, 'true');
+    await here(b, 'true');
+    assert.match(await a.textContent('#room-opponent'), /Your opponent is here/);
+    await shot(a, 'desktop-room-opponent-here');
+
+    // B leaves the page: away; B comes back: here again.
+    await b.goto('about:blank');
+    await here(a, 'false');
+    assert.match(await a.textContent('#room-opponent'), /away/);
+    await shot(a, 'desktop-room-opponent-away');
+    await b.goto(link);
+    await b.waitForSelector('#room:not([hidden])');
+    await here(a, 'true');
+
+    // Without WebSockets, B's long polls keep B here.
+    await b.addInitScript(() => {
+      delete window.WebSocket;
+    });
+    await b.goto('about:blank');
+    await here(a, 'false');
+    await b.goto(link);
+    await b.waitForSelector('#room:not([hidden])');
+    await here(a, 'true');
+    assert.equal(await b.evaluate(() => typeof WebSocket), 'undefined');
+    await here(b, 'true');
+    await a.done();
+    await b.done();
+  });
+
   test('the computer takes the free seat and answers every move', async () => {
     const page = await open(browser, vp, '/?r=3x3x3&o=level2');
     await page.click('#btn-room');
@@ -135,11 +177,89 @@ describe('rooms (desktop)', () => {
     await o.done();
   });
 
+  test("renju in a room: black's forbidden points are marked and explained, never sent", async () => {
+    const a = await open(browser, vp, '/?r=15x15x5,renju&o=human');
+    await a.click('#btn-room');
+    await a.selectOption('#room-colour', 'X');
+    await a.click('#room-create');
+    await waitRoom(a, 'status', 'waiting');
+    const b = await visit(await a.inputValue('#room-link'));
+    await waitRoom(a, 'status', 'playing');
+    // Black (X) gets an open two across (f8 g8) and one down (h9 h10) meeting at h8.
+    const moves = ['f8', 'a1', 'g8', 'c1', 'h9', 'e1', 'h10', 'g1'];
+    for (const [ply, cell] of moves.entries()) {
+      await (ply % 2 === 0 ? a : b).click(`#grid [data-cell="${cell}"]`);
+      for (const p of [a, b]) await waitPly(p, ply + 1);
+    }
+    for (const p of [a, b]) assert.match((await board(p)).forbidden, /(^| )h8:double-three( |$)/);
+    assert.match(await a.getAttribute('#grid [data-cell="h8"]', 'aria-label'), /h8, empty, forbidden for black: a double-three/);
+    await shot(a, 'desktop-room-renju-forbidden');
+    await a.click('#grid [data-cell="h8"]');
+    assert.match(await a.textContent('#room-notice'), /h8 is forbidden for black under renju: a double-three/);
+    await a.waitForTimeout(300);
+    for (const p of [a, b]) assert.equal((await board(p)).ply, '8');
+    // Black plays elsewhere; white, to move, has none and may take h8.
+    await a.click('#grid [data-cell="o15"]');
+    for (const p of [a, b]) await waitPly(p, 9);
+    assert.equal((await board(b)).forbidden, '');
+    await b.click('#grid [data-cell="h8"]');
+    for (const p of [a, b]) await waitPly(p, 10);
+    await a.done();
+    await b.done();
+  });
+
   test('an unknown room says so and opens a game', async () => {
     const page = await open(browser, vp, '/?room=nosuchroom2345');
     await page.waitForSelector('#error:not([hidden])');
     assert.equal(await page.getAttribute('#error', 'data-code'), 'unknown_room');
     assert.equal(await page.isHidden('#room'), true);
     await page.done(true);
+  });
+});
+
+describe('rooms (phone)', () => {
+  const phone = VIEWPORTS[1];
+
+  test('a whole game between two phones, tapped, the room fitting the screen', async () => {
+    const a = await open(browser, phone, '/?r=3x3x3&o=human');
+    await a.tap('#btn-room');
+    await a.selectOption('#room-colour', 'X');
+    await a.tap('#room-create');
+    await waitRoom(a, 'status', 'waiting');
+    const link = await a.inputValue('#room-link');
+    const b = await visit(link, phone);
+    for (const p of [a, b]) await waitRoom(p, 'status', 'playing');
+    await a.waitForFunction(() => document.getElementById('room-opponent').dataset.here === 'true', null, { timeout: 15000 });
+    const moves = ['a1', 'a2', 'b2', 'b3', 'c3'];
+    for (const [ply, cell] of moves.entries()) {
+      await (ply % 2 === 0 ? a : b).tap(`#grid [data-cell="${cell}"]`);
+      for (const p of [a, b]) await waitPly(p, ply + 1);
+    }
+    for (const p of [a, b]) await waitRoom(p, 'status', 'over');
+    assert.equal((await board(b)).winner, 'X');
+    assert.match(await a.textContent('#room-status'), /You won/);
+    assert.match(await b.textContent('#room-status'), /You lost/);
+    for (const p of [a, b]) {
+      // Nothing wider than the phone's screen; the board and the room's panel both shown.
+      assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
+      const boxes = await p.evaluate(() =>
+        ['#board', '#room-status', '#room-rematch'].map((sel) => {
+          const r = document.querySelector(sel).getBoundingClientRect();
+          return { sel, left: r.left, right: r.right, width: r.width };
+        }),
+      );
+      for (const box of boxes) assert.ok(box.width > 0 && box.left >= 0 && box.right <= 375 + 0.5, JSON.stringify(box));
+    }
+    await shot(a, 'phone-room-won');
+    await b.evaluate(() => document.getElementById('room').scrollIntoView());
+    await shot(b, 'phone-room-lost');
+    // Rematch, tapped on both phones: the colours swap.
+    await b.tap('#room-rematch');
+    await a.waitForFunction(() => /offers a rematch/.test(document.getElementById('room-offer').textContent), null, { timeout: 15000 });
+    await a.tap('#room-rematch');
+    for (const p of [a, b]) await waitRoom(p, 'status', 'playing');
+    assert.equal((await room(b)).colour, 'X');
+    await a.done();
+    await b.done();
   });
 });

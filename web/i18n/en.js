@@ -251,4 +251,6 @@ export default {
   roomAcceptRematch: 'Accept the rematch',
   roomLeave: 'Leave the room',
   roomReconnecting: 'Connection lost: reconnecting…',
+  roomOpponentHere: 'Your opponent is here',
+  roomOpponentAway: 'Your opponent is away (not connected)',
 };

@@ -282,4 +282,6 @@ export default {
   roomAcceptRematch: 'Przyjmij rewanż',
   roomLeave: 'Opuść pokój',
   roomReconnecting: 'Utracono połączenie: łączenie ponownie…',
+  roomOpponentHere: 'Przeciwnik jest przy grze',
+  roomOpponentAway: 'Przeciwnik jest nieobecny (nie jest połączony)',
 };

@@ -282,4 +282,6 @@ export default {
   roomAcceptRematch: 'Принять реванш',
   roomLeave: 'Покинуть комнату',
   roomReconnecting: 'Связь потеряна: переподключение…',
+  roomOpponentHere: 'Соперник на месте',
+  roomOpponentAway: 'Соперник отошёл (не подключён)',
 };

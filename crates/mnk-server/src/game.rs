@@ -203,7 +203,7 @@ pub fn state_json(pos: &Position) -> Json {
 /// The cells the side to move may not play, each with its kind (`double-three`,
 /// `double-four`, `overline`) and the reason in words; none when the game is over or the side to
 /// move has no forbidden moves.
-fn forbidden_json(pos: &Position) -> Vec<Json> {
+pub fn forbidden_json(pos: &Position) -> Vec<Json> {
     let rules = pos.rules();
     if finished(pos) || !rules.has_forbidden_moves(pos.to_move()) {
         return Vec::new();

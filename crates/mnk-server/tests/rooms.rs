@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use common::wire::{http, Server};
 use futures_util::{SinkExt, StreamExt};
+use mnk_server::rooms::limits::Rate;
 use mnk_server::ServerConfig;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -73,8 +74,18 @@ async fn socket(addr: SocketAddr, room: &str) -> Socket {
     tokio_tungstenite::connect_async(url).await.unwrap().0
 }
 
-/// The next JSON message of a socket (pings skipped), within 5 s.
+/// The next JSON message of a socket (pings and `presence` messages skipped), within 5 s.
 async fn next(socket: &mut Socket) -> Value {
+    loop {
+        let message = next_any(socket).await;
+        if message["type"] != "presence" {
+            return message;
+        }
+    }
+}
+
+/// The next JSON message of a socket (pings skipped), within 5 s.
+async fn next_any(socket: &mut Socket) -> Value {
     loop {
         let message = tokio::time::timeout(Duration::from_secs(5), socket.next())
             .await
@@ -554,8 +565,7 @@ async fn the_long_poll_answers_when_the_room_changes() {
 async fn creating_rooms_is_rate_limited_per_address() {
     let dir = tempfile::tempdir().unwrap();
     let mut config = config_on(&dir);
-    config.rooms.creations_per_minute = 1;
-    config.rooms.creation_burst = 3;
+    config.rooms.per_address.creations = Rate::per_hour(3);
     let server = Server::start(config).await;
     for _ in 0..3 {
         create(server.addr, json!({"rules": "tictactoe"})).await;
@@ -571,6 +581,325 @@ async fn creating_rooms_is_rate_limited_per_address() {
         (status, refused["error"]["code"].as_str()),
         (429, Some("rate_limited"))
     );
+    server.stop().await;
+}
+
+/// `method path` with a JSON body from the loopback address 127.0.0.`from`.
+async fn call_from(
+    from: u8,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Value,
+) -> (u16, Value) {
+    let mut stream =
+        common::wire::connect_from(std::net::IpAddr::from([127, 0, 0, from]), addr).await;
+    let text = body.to_string();
+    let raw = common::wire::request(method, path, (method != "GET").then_some(text.as_str()));
+    let response = common::wire::exchange(&mut stream, raw.as_bytes()).await;
+    let json = serde_json::from_str(&response.body).unwrap_or(Value::Null);
+    if response.status == 429 {
+        assert!(
+            response.header("retry-after").is_some(),
+            "{}",
+            response.head
+        );
+    }
+    (response.status, json)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_flooding_moves_joins_or_reads_is_refused_and_the_game_and_others_are_not_touched(
+) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config_on(&dir);
+    config.rooms.per_address.actions = Rate::per_minute(5);
+    config.rooms.per_address.joins = Rate::per_minute(3);
+    config.rooms.per_address.reads = Rate::per_minute(8);
+    let server = Server::start(config).await;
+    let addr = server.addr;
+    // X plays from 127.0.0.2, O from 127.0.0.3.
+    let (status, created) = call_from(
+        2,
+        addr,
+        "POST",
+        "/api/rooms",
+        json!({"rules": "gomoku15", "colour": "X"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let room = created["room"].as_str().unwrap().to_string();
+    let x = created["token"].as_str().unwrap().to_string();
+    let (status, joined) = call_from(
+        3,
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/join"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{joined}");
+    let o = joined["token"].as_str().unwrap().to_string();
+    let move_path = format!("/api/rooms/{room}/move");
+    let (status, _) = call_from(
+        2,
+        addr,
+        "POST",
+        &move_path,
+        json!({"token": x, "ply": 0, "cell": "h8"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    // X floods: out of turn, then over the limit, which refuses before anything is read.
+    let mut codes = Vec::new();
+    for _ in 0..8 {
+        let (_, reply) = call_from(
+            2,
+            addr,
+            "POST",
+            &move_path,
+            json!({"token": x, "ply": 1, "cell": "a1"}),
+        )
+        .await;
+        codes.push(reply["error"]["code"].as_str().unwrap_or("").to_string());
+    }
+    assert_eq!(&codes[..4], ["not_your_turn"; 4], "{codes:?}");
+    assert_eq!(&codes[4..], ["rate_limited"; 4], "{codes:?}");
+    let (status, refused) = call_from(
+        2,
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/resign"),
+        json!({"token": x}),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 5 a minute"),
+        "{refused}"
+    );
+    // O, from another address, plays on; the game holds exactly the acknowledged moves.
+    let (status, after) = call_from(
+        3,
+        addr,
+        "POST",
+        &move_path,
+        json!({"token": o, "ply": 1, "cell": "i9"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["moves"], json!(["h8", "i9"]));
+    assert_eq!(after["status"], "playing");
+
+    // Joins: three, then refused (a spectator's join from a fourth address still works).
+    let join_path = format!("/api/rooms/{room}/join");
+    for _ in 0..3 {
+        assert_eq!(
+            call_from(4, addr, "POST", &join_path, json!({})).await.0,
+            200
+        );
+    }
+    let (status, refused) = call_from(4, addr, "POST", &join_path, json!({})).await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
+    assert_eq!(
+        call_from(5, addr, "POST", &join_path, json!({})).await.0,
+        200
+    );
+
+    // Reads: eight (a socket opened counts), then refused, for states and sockets alike.
+    let read_path = format!("/api/rooms/{room}");
+    for _ in 0..8 {
+        assert_eq!(
+            call_from(6, addr, "GET", &read_path, Value::Null).await.0,
+            200
+        );
+    }
+    let (status, refused) = call_from(6, addr, "GET", &read_path, Value::Null).await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
+    let upgrade = format!(
+        "GET /api/rooms/{room}/socket HTTP/1.1\r\nHost: mnk\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    let mut stream = common::wire::connect_from(std::net::IpAddr::from([127, 0, 0, 6]), addr).await;
+    let refused = common::wire::exchange(&mut stream, upgrade.as_bytes()).await;
+    assert_eq!(
+        (refused.status, refused.code().as_deref()),
+        (429, Some("rate_limited"))
+    );
+    let mut stream = common::wire::connect_from(std::net::IpAddr::from([127, 0, 0, 7]), addr).await;
+    stream.write_all(upgrade.as_bytes()).await.unwrap();
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).await.unwrap();
+    assert_eq!(&head, b"HTTP/1.1 101");
+    assert_eq!(state(addr, &room).await["moves"], json!(["h8", "i9"]));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_over_sockets_count_against_the_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config_on(&dir);
+    config.rooms.per_address.actions = Rate::per_minute(3);
+    let server = Server::start(config).await;
+    let addr = server.addr;
+    let (room, x, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
+    join(addr, &room).await;
+    // Two sockets of one address share its allowance.
+    let mut a = socket(addr, &room).await;
+    let mut b = socket(addr, &room).await;
+    next(&mut a).await;
+    next(&mut b).await;
+    for ws in [&mut a, &mut b] {
+        send(ws, json!({"type": "hello", "token": x})).await;
+        assert_eq!(next(ws).await["type"], "welcome");
+    }
+    send(&mut a, json!({"type": "move", "ply": 0, "cell": "h8"})).await;
+    assert_eq!(state_at_ply(&mut a, 1).await["moves"], json!(["h8"]));
+    let mut codes = Vec::new();
+    for which in [0, 1, 0] {
+        let ws = if which == 0 { &mut a } else { &mut b };
+        send(ws, json!({"type": "move", "ply": 1, "cell": "a1"})).await;
+        loop {
+            let message = next(ws).await;
+            if message["type"] == "error" {
+                codes.push(message["error"]["code"].as_str().unwrap().to_string());
+                break;
+            }
+        }
+    }
+    assert_eq!(codes, ["not_your_turn", "not_your_turn", "rate_limited"]);
+    assert_eq!(state(addr, &room).await["moves"], json!(["h8"]));
+    server.stop().await;
+}
+
+/// Reads messages until a `presence` one: its `here`.
+async fn presence(socket: &mut Socket) -> Value {
+    loop {
+        let message = next_any(socket).await;
+        if message["type"] == "presence" {
+            return message["here"].clone();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_room_is_told_which_seats_are_connected() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
+    let o = join(addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut watcher = socket(addr, &room).await;
+    let first = next(&mut watcher).await;
+    let here = |state: &Value| json!([state["seats"][0]["here"], state["seats"][1]["here"]]);
+    assert_eq!(here(&first["state"]), json!([false, false]), "{first}");
+
+    // X connects with a socket.
+    let mut xs = socket(addr, &room).await;
+    next(&mut xs).await;
+    send(&mut xs, json!({"type": "hello", "token": x})).await;
+    assert_eq!(presence(&mut watcher).await, json!([true, false]));
+    assert_eq!(here(&state(addr, &room).await), json!([true, false]));
+
+    // O long-polls with its token: here while it waits.
+    let poll = {
+        let (room, o) = (room.clone(), o.clone());
+        tokio::spawn(async move {
+            let version = state(addr, &room).await["version"].as_i64().unwrap();
+            let path = format!("/api/rooms/{room}?after={version}&wait_ms=3000");
+            let raw = format!(
+                "GET {path} HTTP/1.1\r\nHost: mnk\r\nAuthorization: Bearer {o}\r\nConnection: close\r\n\r\n"
+            );
+            let mut stream = common::wire::connect(addr).await;
+            common::wire::exchange(&mut stream, raw.as_bytes()).await
+        })
+    };
+    assert_eq!(presence(&mut watcher).await, json!([true, true]));
+    // The moves go on, and a state after the change says who is here too.
+    send(&mut xs, json!({"type": "move", "ply": 0, "cell": "h8"})).await;
+    let moved = state_at_ply(&mut watcher, 1).await;
+    assert_eq!(here(&moved), json!([true, true]));
+    let polled = poll.await.unwrap();
+    assert_eq!(polled.status, 200, "{}", polled.body);
+
+    // X's socket closes: X is away.
+    xs.close(None).await.unwrap();
+    assert_eq!(presence(&mut watcher).await, json!([false, true]));
+
+    // A forged token in a long poll is refused and makes no one here.
+    let raw = format!(
+        "GET /api/rooms/{room}?after=0 HTTP/1.1\r\nHost: mnk\r\nAuthorization: Bearer forged\r\nConnection: close\r\n\r\n"
+    );
+    let mut stream = common::wire::connect(addr).await;
+    let refused = common::wire::exchange(&mut stream, raw.as_bytes()).await;
+    assert_eq!(
+        (refused.status, refused.code().as_deref()),
+        (403, Some("bad_token"))
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn under_renju_the_room_lists_blacks_forbidden_points_and_refuses_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, created) = create(addr, json!({"rules": "renju", "colour": "X"})).await;
+    assert_eq!(created["state"]["rules"]["win"], "renju");
+    assert_eq!(created["state"]["forbidden"], json!([]));
+    let o = join(addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Black (X) gets an open two across (f8 g8) and one down (h9 h10) meeting at h8.
+    let game = ["f8", "a1", "g8", "c1", "h9", "e1", "h10", "g1"];
+    for (ply, cell) in game.into_iter().enumerate() {
+        let token = if ply % 2 == 0 { &x } else { &o };
+        let (status, reply) = play(addr, &room, token, ply, cell).await;
+        assert_eq!(status, 200, "{reply}");
+    }
+    let before = state(addr, &room).await;
+    let forbidden = before["forbidden"].as_array().unwrap();
+    let h8 = forbidden
+        .iter()
+        .find(|f| f["cell"] == "h8")
+        .expect("h8 is forbidden");
+    assert_eq!(h8["kind"], "double-three");
+    assert!(h8["why"].as_str().is_some_and(|w| !w.is_empty()), "{h8}");
+    let (status, refused) = play(addr, &room, &x, 8, "h8").await;
+    assert_eq!(
+        (status, refused["error"]["code"].as_str()),
+        (422, Some("illegal_move"))
+    );
+    let after = state(addr, &room).await;
+    assert_eq!(
+        after["version"], before["version"],
+        "the refusal changed nothing"
+    );
+    // Black plays elsewhere: white, to move, has no forbidden points and may take h8.
+    play(addr, &room, &x, 8, "o15").await;
+    assert_eq!(state(addr, &room).await["forbidden"], json!([]));
+    let (status, reply) = play(addr, &room, &o, 9, "h8").await;
+    assert_eq!(status, 200, "{reply}");
+    // Other rules have no such list.
+    let (_, _, free) = create(addr, json!({"rules": "gomoku15"})).await;
+    assert!(free["state"].get("forbidden").is_none(), "{free}");
     server.stop().await;
 }
 

@@ -4,8 +4,10 @@ mod analysis;
 mod play;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
+use mnk_server::rooms::limits::{AddressRates, Rate};
 
 /// k-in-a-row games: tic-tac-toe, m,n,k-games and gomoku, on any board.
 ///
@@ -59,6 +61,37 @@ struct ServeArgs {
     /// several servers.
     #[arg(long, value_name = "URL", default_value = DEFAULT_DATABASE)]
     database: String,
+    /// Close a room after this many minutes without a change or a connected client, 1 to 43200
+    /// (30 days); its games stay stored.
+    #[arg(long = "room-idle-minutes", value_name = "MINUTES", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=MAX_IDLE_MINUTES))]
+    room_idle_minutes: u32,
+    /// Rooms one address may create in an hour, 1 to 1000000 (all of them at once after a
+    /// pause, then evenly spread).
+    #[arg(long = "room-creations-per-hour", value_name = "N", default_value_t = DEFAULT_RATES.creations.count, value_parser = room_rate())]
+    room_creations_per_hour: u32,
+    /// Rooms one address may join in a minute, 1 to 1000000.
+    #[arg(long = "room-joins-per-minute", value_name = "N", default_value_t = DEFAULT_RATES.joins.count, value_parser = room_rate())]
+    room_joins_per_minute: u32,
+    /// Moves, resignations, offers and bot invitations one address may send to rooms in a
+    /// minute, 1 to 1000000.
+    #[arg(long = "room-actions-per-minute", value_name = "N", default_value_t = DEFAULT_RATES.actions.count, value_parser = room_rate())]
+    room_actions_per_minute: u32,
+    /// Room reads one address may make in a minute (states, long polls, sockets opened), 1 to
+    /// 1000000.
+    #[arg(long = "room-reads-per-minute", value_name = "N", default_value_t = DEFAULT_RATES.reads.count, value_parser = room_rate())]
+    room_reads_per_minute: u32,
+}
+
+/// Longest `--room-idle-minutes`: 30 days.
+const MAX_IDLE_MINUTES: i64 = 30 * 24 * 60;
+/// Largest per-address room rate.
+const MAX_ROOM_RATE: i64 = 1_000_000;
+/// The rooms' per-address allowances unless told.
+const DEFAULT_RATES: AddressRates = AddressRates::DEFAULT;
+
+/// Reads a per-address room rate, 1 to [`MAX_ROOM_RATE`].
+fn room_rate() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(1..=MAX_ROOM_RATE)
 }
 
 /// Where `mnk serve` stores rooms unless told: a file in the directory it runs in.
@@ -92,6 +125,13 @@ fn serve(args: Option<ServeArgs>) -> Result<(), String> {
     if let Some(args) = args {
         config.addr = args.addr;
         config.database = args.database;
+        config.rooms.idle = Duration::from_secs(u64::from(args.room_idle_minutes) * 60);
+        config.rooms.per_address = AddressRates {
+            creations: Rate::per_hour(args.room_creations_per_hour),
+            joins: Rate::per_minute(args.room_joins_per_minute),
+            actions: Rate::per_minute(args.room_actions_per_minute),
+            reads: Rate::per_minute(args.room_reads_per_minute),
+        };
         if let Some(search_threads) = args.search_threads {
             config.search_threads = search_threads;
             // Each slot keeps that many cores busy.

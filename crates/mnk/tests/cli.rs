@@ -85,6 +85,35 @@ fn serve_refuses_thread_counts_out_of_range() {
 }
 
 #[test]
+fn serve_refuses_room_settings_out_of_range() {
+    refused(
+        &["serve", "--room-idle-minutes", "0"],
+        "--room-idle-minutes",
+        "1..=43200",
+    );
+    refused(
+        &["serve", "--room-idle-minutes", "43201"],
+        "--room-idle-minutes",
+        "1..=43200",
+    );
+    refused(
+        &["serve", "--room-idle-minutes", "soon"],
+        "--room-idle-minutes",
+        "soon",
+    );
+    for flag in [
+        "--room-creations-per-hour",
+        "--room-joins-per-minute",
+        "--room-actions-per-minute",
+        "--room-reads-per-minute",
+    ] {
+        refused(&["serve", flag, "0"], flag, "1..=1000000");
+        refused(&["serve", flag, "1000001"], flag, "1..=1000000");
+        refused(&["serve", flag, "many"], flag, "many");
+    }
+}
+
+#[test]
 fn bench_refuses_depths_out_of_range() {
     refused(&["bench", "--depth", "0"], "--depth", "1..=30");
     refused(&["bench", "--depth", "31"], "--depth", "1..=30");
@@ -118,7 +147,10 @@ fn help_states_the_ranges() {
     let help = |args: &[&str]| text(&mnk(args).stdout);
     assert!(help(&["solve", "--help"]).contains("1 to 1024"));
     assert!(help(&["play", "--help"]).contains("1 to 3600000"));
-    assert!(help(&["serve", "--help"]).contains("1 to 256"));
+    let serve = help(&["serve", "--help"]);
+    assert!(serve.contains("1 to 256"));
+    assert!(serve.contains("1 to 43200"));
+    assert!(serve.contains("1 to 1000000"));
     assert!(help(&["bench", "--help"]).contains("1 to 30"));
     let text = help(&["match", "--help"]);
     for range in [

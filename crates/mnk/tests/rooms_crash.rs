@@ -14,6 +14,13 @@ use support::{call, room_with_two_players, Served};
 const CYCLES: usize = 25;
 /// Moves of one game before the test starts the next (the unbounded board allows 1,024).
 const GAME_LENGTH: usize = 1000;
+/// The test moves as fast as the server answers, from one address: past any person's rate.
+const UNLIMITED: [&str; 4] = [
+    "--room-actions-per-minute",
+    "1000000",
+    "--room-reads-per-minute",
+    "1000000",
+];
 
 /// The cell of ply `ply`: X and O fill rows 24 cells wide in a pattern (`XXOO`, shifted by two
 /// each row) in which neither ever has three in a row, so the game never ends by itself.
@@ -89,7 +96,7 @@ fn a_server_killed_at_random_moments_loses_no_acknowledged_move() {
         .unwrap_or(CYCLES);
     let dir = tempfile::tempdir().unwrap();
     let database = format!("sqlite://{}", dir.path().join("crash.db").display());
-    let first = Served::start(&database);
+    let first = Served::start_with(&database, &UNLIMITED);
     let (room, tokens) = room_with_two_players(&first.addr, "infx5");
     first.kill();
 
@@ -97,7 +104,7 @@ fn a_server_killed_at_random_moments_loses_no_acknowledged_move() {
     let (mut game, mut acked_total, mut kills_mid_move) = (1, 0, 0);
     let started = Instant::now();
     for cycle in 0..cycles {
-        let served = Served::start(&database);
+        let served = Served::start_with(&database, &UNLIMITED);
         let (now_game, moves, x_seat) = room_state(&served.addr, &room);
         assert_eq!(now_game, game, "cycle {cycle}: the game changed by itself");
         let acked = Arc::new(AtomicUsize::new(moves.len()));
@@ -117,7 +124,7 @@ fn a_server_killed_at_random_moments_loses_no_acknowledged_move() {
 
         // Back up on the same file: every acknowledged move is there, in order, and at most
         // the one move in flight when the server died besides.
-        let served = Served::start(&database);
+        let served = Served::start_with(&database, &UNLIMITED);
         let (_, after, x_seat) = room_state(&served.addr, &room);
         assert!(
             after.len() == acknowledged || after.len() == acknowledged + 1,

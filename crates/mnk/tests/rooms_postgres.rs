@@ -1,6 +1,7 @@
 //! Two `mnk serve` processes on one PostgreSQL database: a game between clients connected to
 //! different servers, every move relayed from one server to the other's sockets, and one
-//! referee for both (the same move sent to both servers at once is taken once).
+//! referee for both (the same move sent to both servers at once is taken once); who is here is
+//! known across servers.
 //!
 //! The database: `MNK_TEST_POSTGRES_URL` (the test script starts a throw-away cluster and sets
 //! it), else a cluster this test starts itself with `scripts/pg-cluster.sh`. Without
@@ -77,8 +78,29 @@ fn send(socket: &mut Socket, message: Value) {
         .unwrap();
 }
 
-/// The next JSON message (pings skipped).
+/// The next JSON message (pings and `presence` messages skipped).
 fn next(socket: &mut Socket) -> Value {
+    loop {
+        let message = next_any(socket);
+        if message["type"] != "presence" {
+            return message;
+        }
+    }
+}
+
+/// Reads until a `presence` message says `here` (what it said before may be another mix while
+/// the servers' reports cross).
+fn presence_becomes(socket: &mut Socket, here: Value) {
+    loop {
+        let message = next_any(socket);
+        if message["type"] == "presence" && message["here"] == here {
+            return;
+        }
+    }
+}
+
+/// The next JSON message (pings skipped).
+fn next_any(socket: &mut Socket) -> Value {
     loop {
         match socket.read().expect("a message within 5 s") {
             Message::Text(text) => return serde_json::from_str(&text).unwrap(),
@@ -118,6 +140,8 @@ fn two_servers_on_one_postgres_database_relay_a_game_between_their_clients() {
     assert_eq!(next(&mut on_a)["seat"], 0);
     send(&mut on_b, json!({"type": "hello", "token": o}));
     assert_eq!(next(&mut on_b)["seat"], 1);
+    // Who is here, across servers: X's socket on A, O's on B.
+    presence_becomes(&mut watching_b, json!([true, true]));
 
     // X on server A, O on server B: each move reaches the other server's clients.
     let game = ["a1", "a2", "b2", "b3", "c3"];
@@ -139,6 +163,9 @@ fn two_servers_on_one_postgres_database_relay_a_game_between_their_clients() {
     }
     assert_eq!(last["result"], json!({"winner": "X", "reason": "line"}));
     eprintln!("relay from one server's client to the other's: {relays:?}");
+    // X's socket on A closes: B's clients see X away.
+    drop(on_a);
+    presence_becomes(&mut watching_b, json!([false, true]));
 
     // One referee for both servers: the same ply sent to both at once is taken once.
     let (room, [x, _]) = room_with_two_players(&b.addr, "gomoku15");

@@ -6,17 +6,18 @@ use std::time::Duration;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::Redirect;
 use axum::routing::{get, post};
 use axum::{Json as Reply, Router};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
+use super::limits::Ask;
 use super::referee::Action;
 use super::store::NewRoom;
-use super::view::{game_record, seated, state_view, ClockView, GameRecord, RoomView, SeatedReply};
-use super::{ids, now_ms, Rooms};
+use super::view::{game_record, ClockView, GameRecord, RoomView, SeatedReply};
+use super::{ids, Rooms};
 use crate::body::ApiJson;
 use crate::clients::Client;
 use crate::error::ApiError;
@@ -128,7 +129,7 @@ async fn create(
         bot: bot.map(|b| b.to_string()),
     };
     let snap = rooms.create(client, new).await?;
-    let reply = seated(&snap, Some(0), Some(token), now_ms())?;
+    let reply = rooms.seated(&snap, Some(0), Some(token))?;
     Ok((StatusCode::CREATED, Reply(reply)))
 }
 
@@ -161,9 +162,12 @@ fn creator_plays_x(colour: Option<&str>) -> Result<bool, ApiError> {
 
 async fn read(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
+    headers: HeaderMap,
     query: Result<Query<ReadQuery>, QueryRejection>,
 ) -> Result<Reply<RoomView>, ApiError> {
+    rooms.limits.check(Ask::Read, client)?;
     let Query(query) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
     let snap = match query.after {
         Some(after) => {
@@ -171,22 +175,39 @@ async fn read(
                 .wait_ms
                 .map_or(MAX_WAIT, Duration::from_millis)
                 .min(MAX_WAIT);
-            rooms.after(&id, after, wait).await?
+            // A seat's long poll (its token as a bearer credential) keeps the seat here.
+            let seat = match bearer(&headers) {
+                Some(token) => Some(rooms.seat(&id, checked_token(token)?).await?),
+                None => None,
+            };
+            rooms.after(&id, after, wait, seat).await?
         }
         None => rooms.current(&id).await?,
     };
-    Ok(Reply(state_view(&snap, now_ms())?))
+    Ok(Reply(rooms.view(&snap)?))
 }
 
 async fn join(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Reply<SeatedReply>, ApiError> {
+    rooms.limits.check(Ask::Join, client)?;
     let token = request.token.as_deref().map(checked_token).transpose()?;
     let (snap, seat) = rooms.join(&id, token).await?;
     let (seat, token) = seat.unzip();
-    Ok(Reply(seated(&snap, seat, token, now_ms())?))
+    Ok(Reply(rooms.seated(&snap, seat, token)?))
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header, if there is one.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
 }
 
 /// A token of a sensible length (a longer one holds no seat, and is not hashed).
@@ -202,17 +223,20 @@ fn checked_token(token: &str) -> Result<&str, ApiError> {
 /// Takes `action` for the seat `token` holds.
 async fn seat_acts(
     rooms: &Arc<Rooms>,
+    client: Client,
     id: &str,
     token: &str,
     action: Action,
 ) -> Result<Reply<RoomView>, ApiError> {
+    rooms.limits.check(Ask::Act, client)?;
     let seat = rooms.seat(id, checked_token(token)?).await?;
     let snap = rooms.act(id, seat, &action).await?;
-    Ok(Reply(state_view(&snap, now_ms())?))
+    Ok(Reply(rooms.view(&snap)?))
 }
 
 async fn play(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
@@ -220,7 +244,7 @@ async fn play(
         ply: request.ply,
         cell: request.cell,
     };
-    seat_acts(&rooms, &id, &request.token, action).await
+    seat_acts(&rooms, client, &id, &request.token, action).await
 }
 
 /// The token of a body that must carry one.
@@ -232,44 +256,51 @@ fn required(request: TokenRequest) -> Result<String, ApiError> {
 
 async fn resign(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
-    seat_acts(&rooms, &id, &required(request)?, Action::Resign).await
+    seat_acts(&rooms, client, &id, &required(request)?, Action::Resign).await
 }
 
 async fn draw(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
-    seat_acts(&rooms, &id, &required(request)?, Action::Draw).await
+    seat_acts(&rooms, client, &id, &required(request)?, Action::Draw).await
 }
 
 async fn rematch(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<TokenRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
-    seat_acts(&rooms, &id, &required(request)?, Action::Rematch).await
+    seat_acts(&rooms, client, &id, &required(request)?, Action::Rematch).await
 }
 
 async fn invite(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ApiJson(request): ApiJson<InviteRequest>,
 ) -> Result<Reply<RoomView>, ApiError> {
+    rooms.limits.check(Ask::Act, client)?;
     rooms.seat(&id, checked_token(&request.token)?).await?;
     let bot = parse_opponent(&request.bot)?;
     let snap = rooms.invite(&id, &bot).await?;
-    Ok(Reply(state_view(&snap, now_ms())?))
+    Ok(Reply(rooms.view(&snap)?))
 }
 
 /// `GET /api/rooms/ID/games/N`: a finished game.
 async fn record(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path((id, number)): Path<(String, String)>,
 ) -> Result<Reply<GameRecord>, ApiError> {
+    rooms.limits.check(Ask::Read, client)?;
     let number: i64 = number
         .parse()
         .map_err(|_| ApiError::UnknownRoom(format!("room {id} has no game {number:?}")))?;

@@ -12,13 +12,16 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
-/// What a room's watchers receive: a version and the `state` message for it, serialised once.
+/// What a room's watchers receive: a version and the `state` message for it, serialised once (or
+/// a `presence` message between states).
 #[derive(Clone, Debug)]
 pub struct Push {
     /// The room's version.
     pub version: i64,
-    /// The `state` message as a line of JSON.
+    /// The message as a line of JSON.
     pub text: Arc<str>,
+    /// Whether it is a `state` message (else a `presence` one, which a long poll ignores).
+    pub state: bool,
 }
 
 /// A room's channel and the last version published on it.
@@ -76,6 +79,19 @@ impl Hub {
         }
     }
 
+    /// Sends `text` (a message that is not a state) to the room's watchers, if there are any.
+    pub fn announce(&self, room: &str, text: &str) {
+        let rooms = self.lock();
+        if let Some(channel) = rooms.get(room) {
+            // Versioned as the last state, so a long poll waiting for a newer one ignores it.
+            let _ = channel.sender.send(Push {
+                version: channel.version,
+                text: Arc::from(text),
+                state: false,
+            });
+        }
+    }
+
     /// The rooms someone watches; forgets the channels nobody listens to any more.
     pub fn sweep(&self) -> Vec<String> {
         let mut rooms = self.lock();
@@ -92,6 +108,7 @@ mod tests {
         Push {
             version,
             text: Arc::from(format!("v{version}")),
+            state: true,
         }
     }
 

@@ -9,6 +9,8 @@
 //!   the refusal. mnk-core judges every move.
 //! - [`Rooms`] (here): read, decide, store, then tell the watchers ([`hub`]) and let a bot
 //!   move if one is due. A move is acknowledged only after its transaction has committed.
+//! - [`presence`]: which seats have a live connection, told to the room as it changes.
+//! - [`limits`]: what one address may ask, per kind, checked before anything is read.
 //! - [`http`] and [`socket`]: the JSON endpoints and the WebSocket, two doors to the same
 //!   actions; `GET /api/rooms/ID?after=V` is the long-poll fallback for clients without sockets.
 //!
@@ -18,18 +20,17 @@
 pub mod http;
 pub mod hub;
 pub mod ids;
+pub mod limits;
+pub mod presence;
 pub mod referee;
 pub mod socket;
 pub mod store;
 pub mod view;
 
 use std::collections::HashSet;
-use std::net::IpAddr;
-use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use governor::{DefaultKeyedRateLimiter, Quota};
 use mnk_engine::roster::{self, BotSpec};
 use mnk_engine::{Deadline, Limits};
 use tokio::sync::{watch, Semaphore};
@@ -38,17 +39,17 @@ use crate::clients::Client;
 use crate::error::ApiError;
 use crate::pool::EnginePool;
 use hub::{Hub, Push};
+use limits::{AddressLimits, AddressRates, Ask};
+use presence::{Change, Presence, Seats};
 use referee::Action;
 use store::{Applied, Op, Snapshot, Store, StoreError};
-use view::{state_view, ServerMessage};
+use view::{state_view, RoomView, SeatedReply, ServerMessage};
 
 /// Settings of the rooms.
 #[derive(Clone, Debug)]
 pub struct RoomConfig {
-    /// Rooms one address may create per minute, on average.
-    pub creations_per_minute: u32,
-    /// Rooms one address may create at once after a pause.
-    pub creation_burst: u32,
+    /// What one address may ask of the rooms: creations, joins, actions, reads.
+    pub per_address: AddressRates,
     /// How long a room may go without a change or a connected client before it is closed.
     pub idle: Duration,
     /// How often idle rooms are looked for (and rooms with clients marked as seen).
@@ -62,8 +63,7 @@ pub struct RoomConfig {
 impl Default for RoomConfig {
     fn default() -> RoomConfig {
         RoomConfig {
-            creations_per_minute: 20,
-            creation_burst: 10,
+            per_address: AddressRates::default(),
             idle: Duration::from_secs(60 * 60),
             sweep_every: Duration::from_secs(60),
             max_sockets: 16_384,
@@ -78,9 +78,14 @@ pub struct Rooms {
     store: Store,
     hub: Hub,
     config: RoomConfig,
-    creations: DefaultKeyedRateLimiter<IpAddr>,
+    /// The per-address limits; handlers check them before anything is read.
+    pub limits: AddressLimits,
     sockets: Arc<Semaphore>,
     pool: Arc<EnginePool>,
+    /// Which seats have a live connection.
+    presence: Presence,
+    /// This server's id in presence reports to other servers.
+    server: String,
     /// Rooms whose bot is thinking on this server (one search per room at a time).
     thinking: Mutex<HashSet<String>>,
     /// Raised when the server shuts down: sockets close, background tasks end.
@@ -116,21 +121,23 @@ impl Rooms {
         pool: Arc<EnginePool>,
     ) -> Result<Arc<Rooms>, StoreError> {
         let store = Store::open(url).await?;
-        let per_minute = NonZeroU32::new(config.creations_per_minute.max(1)).expect("positive");
-        let burst = NonZeroU32::new(config.creation_burst.max(1)).expect("positive");
         let rooms = Arc::new(Rooms {
             store,
             hub: Hub::default(),
-            creations: governor::RateLimiter::keyed(
-                Quota::per_minute(per_minute).allow_burst(burst),
-            ),
+            limits: AddressLimits::new(config.per_address),
             sockets: Arc::new(Semaphore::new(config.max_sockets.max(1))),
             config,
             pool,
+            presence: Presence::default(),
+            server: ids::new_token()[..12].to_string(),
             thinking: Mutex::new(HashSet::new()),
             closing: watch::channel(false).0,
         });
         tokio::spawn(sweep(Arc::downgrade(&rooms), rooms.closing.subscribe()));
+        tokio::spawn(keep_presence(
+            Arc::downgrade(&rooms),
+            rooms.closing.subscribe(),
+        ));
         if let Store::Postgres(pg) = &rooms.store {
             let listener = listen(
                 Arc::downgrade(&rooms),
@@ -258,7 +265,7 @@ impl Rooms {
         if self.hub.watched(&snap.room.id).is_none() {
             return;
         }
-        if let Ok(state) = state_view(snap, now_ms()) {
+        if let Ok(state) = self.view(snap) {
             let text = ServerMessage::State {
                 state: Box::new(state),
             }
@@ -268,9 +275,64 @@ impl Rooms {
                 Push {
                     version: snap.room.version,
                     text: Arc::from(text),
+                    state: true,
                 },
             );
         }
+    }
+
+    /// The room as clients see it now, with who is here.
+    pub fn view(&self, snap: &Snapshot) -> Result<RoomView, ApiError> {
+        let mut view = state_view(snap, now_ms())?;
+        let here = self
+            .presence
+            .seats(&snap.room.id, tokio::time::Instant::now());
+        for (seat, here) in view.seats.iter_mut().zip(here) {
+            seat.here = Some(here);
+        }
+        Ok(view)
+    }
+
+    /// The reply to a client seated in `seat` (or a spectator), with who is here.
+    pub fn seated(
+        &self,
+        snap: &Snapshot,
+        seat: Option<usize>,
+        token: Option<String>,
+    ) -> Result<SeatedReply, ApiError> {
+        let mut reply = view::seated(snap, seat, token, now_ms())?;
+        reply.state = self.view(snap)?;
+        Ok(reply)
+    }
+
+    /// Tells what a presence change asks for: the room's watchers here, the other servers.
+    fn presence_changed(self: &Arc<Self>, room: &str, change: Change) {
+        if let Some(here) = change.show {
+            let text = ServerMessage::Presence { here }.text();
+            self.hub.announce(room, &text);
+        }
+        if let Some(seats) = change.report {
+            if self.store.is_shared() {
+                let rooms = self.clone();
+                let payload = presence_payload(room, &self.server, seats);
+                tokio::spawn(async move {
+                    if let Err(e) = rooms.store.notify(&payload).await {
+                        tracing::warn!("could not tell the other servers who is here: {e}");
+                    }
+                });
+            }
+        }
+    }
+
+    /// A socket seated in `seat` of room `id` opened (`true`) or closed.
+    pub fn socket_seated(self: &Arc<Self>, id: &str, seat: usize, open: bool) {
+        let now = tokio::time::Instant::now();
+        let change = if open {
+            self.presence.socket_opened(id, seat, now)
+        } else {
+            self.presence.socket_closed(id, seat, now)
+        };
+        self.presence_changed(id, change);
     }
 
     /// Starts the bot's move when it is a bot's turn (once per room on this server).
@@ -351,17 +413,7 @@ impl Rooms {
         client: Client,
         new: store::NewRoom,
     ) -> Result<Snapshot, ApiError> {
-        if let Client(Some(ip)) = client {
-            if self.creations.check_key(&ip).is_err() {
-                return Err(ApiError::RateLimited {
-                    retry_after_secs: 60 / u64::from(self.config.creations_per_minute.max(1)) + 1,
-                    message: format!(
-                        "too many rooms created from your address: at most {} a minute",
-                        self.config.creations_per_minute
-                    ),
-                });
-            }
-        }
+        self.limits.check(Ask::Create, client)?;
         self.store.create(&new, now_ms()).await?;
         let snap = self.load(&new.id).await?;
         self.wake_bot(&snap);
@@ -413,14 +465,21 @@ impl Rooms {
 
     /// The room after version `after`: at once if it is newer, else when it changes or when
     /// `wait` is up (then as it is).
+    /// A seat's long poll (`seat`) keeps the seat here while it waits, and a little after.
     pub async fn after(
         self: &Arc<Self>,
         id: &str,
         after: i64,
         wait: Duration,
+        seat: Option<usize>,
     ) -> Result<Snapshot, ApiError> {
         let mut watcher = self.hub.subscribe(id);
         let snap = self.current(id).await?;
+        if let Some(seat) = seat {
+            let now = tokio::time::Instant::now();
+            let change = self.presence.polled(id, seat, now, now + wait);
+            self.presence_changed(id, change);
+        }
         if snap.room.version > after {
             return Ok(snap);
         }
@@ -429,7 +488,7 @@ impl Rooms {
         loop {
             tokio::select! {
                 push = watcher.recv() => match push {
-                    Ok(push) if push.version <= after => continue,
+                    Ok(push) if !push.state || push.version <= after => continue,
                     _ => break,
                 },
                 () = tokio::time::sleep_until(deadline) => break,
@@ -472,6 +531,7 @@ async fn sweep(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>
         };
         let now = now_ms();
         let watched = rooms.hub.sweep();
+        rooms.limits.forget_idle();
         let cutoff = now - rooms.config.idle.as_millis() as i64;
         let done = async {
             rooms.store.touch(&watched, now).await?;
@@ -481,6 +541,52 @@ async fn sweep(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>
             Ok(0) => {}
             Ok(closed) => tracing::info!(closed, "closed rooms without players"),
             Err(e) => tracing::warn!("sweeping rooms failed: {e}"),
+        }
+    }
+}
+
+/// How often long polls' grace and other servers' stale reports are looked at.
+const PRESENCE_TICK: Duration = Duration::from_secs(2);
+
+/// `ID:here:SERVER:ab`: what server `SERVER` sees of room `ID` (`a`, `b`: 1 if a seat is here).
+fn presence_payload(room: &str, server: &str, seats: Seats) -> String {
+    let bit = |here: bool| if here { '1' } else { '0' };
+    format!("{room}:here:{server}:{}{}", bit(seats[0]), bit(seats[1]))
+}
+
+/// Reads [`presence_payload`]'s `SERVER:ab` part.
+fn read_presence(rest: &str) -> Option<(&str, Seats)> {
+    let (server, bits) = rest.split_once(':')?;
+    match bits.as_bytes() {
+        [a @ (b'0' | b'1'), b @ (b'0' | b'1')] => Some((server, [*a == b'1', *b == b'1'])),
+        _ => None,
+    }
+}
+
+/// Ends long polls' grace and other servers' stale reports, telling the watchers; with
+/// PostgreSQL repeats to the other servers every [`presence::REFRESH`] who is here.
+async fn keep_presence(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>) {
+    let mut refreshed = tokio::time::Instant::now();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(PRESENCE_TICK) => {}
+            () = closed(&mut closing) => return,
+        }
+        let Some(rooms) = rooms.upgrade() else {
+            return;
+        };
+        for (room, change) in rooms.presence.expire(tokio::time::Instant::now()) {
+            rooms.presence_changed(&room, change);
+        }
+        if rooms.store.is_shared() && refreshed.elapsed() >= presence::REFRESH {
+            refreshed = tokio::time::Instant::now();
+            for (room, seats) in rooms.presence.reports() {
+                let payload = presence_payload(&room, &rooms.server, seats);
+                if let Err(e) = rooms.store.notify(&payload).await {
+                    tracing::warn!("could not tell the other servers who is here: {e}");
+                    break;
+                }
+            }
         }
     }
 }
@@ -522,6 +628,22 @@ async fn listen(
             let Some((room, version)) = notification.payload().split_once(':') else {
                 continue;
             };
+            if let Some(rest) = version.strip_prefix("here:") {
+                if let Some((server, seats)) = read_presence(rest) {
+                    if server != rooms.server {
+                        let now = tokio::time::Instant::now();
+                        let change = rooms.presence.heard(room, server, seats, now);
+                        rooms.presence_changed(
+                            room,
+                            Change {
+                                report: None,
+                                ..change
+                            },
+                        );
+                    }
+                }
+                continue;
+            }
             let newer = version
                 .parse::<i64>()
                 .is_ok_and(|v| rooms.hub.watched(room).is_some_and(|sent| v > sent));

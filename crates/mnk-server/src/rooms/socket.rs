@@ -19,9 +19,11 @@ use governor::{DefaultDirectRateLimiter, Quota};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
+use super::limits::Ask;
 use super::referee::{colour_of, Action};
-use super::view::{state_view, ClientMessage, ServerMessage};
-use super::{closed, now_ms, Rooms};
+use super::view::{ClientMessage, ServerMessage};
+use super::{closed, Rooms};
+use crate::clients::Client;
 use crate::error::ApiError;
 
 /// The largest message a client may send.
@@ -38,6 +40,7 @@ pub const SILENCE: Duration = Duration::from_secs(75);
 /// `GET /api/rooms/ID/socket`: the room must exist, and a socket be free.
 pub async fn upgrade(
     State(rooms): State<Arc<Rooms>>,
+    client: Client,
     Path(id): Path<String>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -47,6 +50,7 @@ pub async fn upgrade(
             e.body_text()
         ))
     })?;
+    rooms.limits.check(Ask::Read, client)?;
     rooms.load(&id).await?;
     let permit = rooms
         .sockets
@@ -64,7 +68,7 @@ pub async fn upgrade(
         .max_frame_size(MAX_WIRE)
         .on_upgrade(move |socket| async move {
             let _permit = permit;
-            Session::new(rooms, id).run(socket).await;
+            Session::new(rooms, id, client).run(socket).await;
         }))
 }
 
@@ -72,6 +76,8 @@ pub async fn upgrade(
 struct Session {
     rooms: Arc<Rooms>,
     room: String,
+    /// The client's address, for the per-address limits.
+    client: Client,
     /// The seat the client said hello for, if any.
     seat: Option<usize>,
     rate: DefaultDirectRateLimiter,
@@ -81,18 +87,27 @@ struct Session {
 type Next = Option<ServerMessage>;
 
 impl Session {
-    fn new(rooms: Arc<Rooms>, room: String) -> Session {
+    fn new(rooms: Arc<Rooms>, room: String, client: Client) -> Session {
         let per_second = NonZeroU32::new(MESSAGES_PER_SECOND).expect("positive");
         let burst = NonZeroU32::new(MESSAGES_PER_SECOND * 2).expect("positive");
         Session {
             rooms,
             room,
+            client,
             seat: None,
             rate: governor::RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst)),
         }
     }
 
-    async fn run(mut self, mut socket: WebSocket) {
+    async fn run(mut self, socket: WebSocket) {
+        self.talk(socket).await;
+        // However the socket ended, its seat has one connection fewer.
+        if let Some(seat) = self.seat {
+            self.rooms.socket_seated(&self.room, seat, false);
+        }
+    }
+
+    async fn talk(&mut self, mut socket: WebSocket) {
         let mut pushes = self.rooms.hub.subscribe(&self.room);
         let mut closing = self.rooms.closing.subscribe();
         if !self.send_state(&mut socket).await {
@@ -155,7 +170,7 @@ impl Session {
     /// Sends the room as it is now; false if the socket is gone.
     async fn send_state(&self, socket: &mut WebSocket) -> bool {
         let message = match self.rooms.current(&self.room).await {
-            Ok(snap) => match state_view(&snap, now_ms()) {
+            Ok(snap) => match self.rooms.view(&snap) {
                 Ok(state) => ServerMessage::State {
                     state: Box::new(state),
                 },
@@ -192,7 +207,12 @@ impl Session {
         };
         let action = match message {
             ClientMessage::Ping => return Some(ServerMessage::Pong),
-            ClientMessage::Hello { token } => return Some(self.hello(&token).await),
+            ClientMessage::Hello { token } => {
+                if let Err(e) = self.rooms.limits.check(Ask::Read, self.client) {
+                    return Some(refusal(&e));
+                }
+                return Some(self.hello(&token).await);
+            }
             ClientMessage::Move { ply, cell } => Action::Move { ply, cell },
             ClientMessage::Resign => Action::Resign,
             ClientMessage::Draw => Action::Draw,
@@ -203,6 +223,9 @@ impl Session {
                 "say hello with your seat's token first: spectators cannot play".into(),
             )));
         };
+        if let Err(e) = self.rooms.limits.check(Ask::Act, self.client) {
+            return Some(refusal(&e));
+        }
         match self.rooms.act(&self.room, seat, &action).await {
             // The new state reaches every watcher, this socket included.
             Ok(_) => None,
@@ -219,7 +242,13 @@ impl Session {
         }
         match self.rooms.join(&self.room, Some(token)).await {
             Ok((snap, Some((seat, _)))) => {
-                self.seat = Some(seat);
+                if self.seat != Some(seat) {
+                    if let Some(old) = self.seat {
+                        self.rooms.socket_seated(&self.room, old, false);
+                    }
+                    self.seat = Some(seat);
+                    self.rooms.socket_seated(&self.room, seat, true);
+                }
                 ServerMessage::Welcome {
                     seat: Some(seat),
                     colour: Some(colour_of(&snap, seat)),

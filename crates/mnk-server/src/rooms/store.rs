@@ -546,6 +546,19 @@ impl Store {
         Ok(Applied::Done(expected + 1))
     }
 
+    /// With PostgreSQL, sends `payload` to every server listening on [`NOTIFY_CHANNEL`]; with
+    /// SQLite (one server) does nothing.
+    pub async fn notify(&self, payload: &str) -> Result<(), StoreError> {
+        if let Store::Postgres(pool) = self {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(NOTIFY_CHANNEL)
+                .bind(payload)
+                .execute(pool)
+                .await?;
+        }
+        Ok(())
+    }
+
     /// Marks rooms as seen now (rooms with clients connected to this server), in one
     /// transaction: one write to the disk for all of them.
     pub async fn touch(&self, ids: &[String], now: i64) -> Result<(), StoreError> {

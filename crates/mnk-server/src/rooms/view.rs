@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 use super::referee::{self, clocks, colour_of, seat_of};
 use super::store::Snapshot;
 use crate::error::ApiError;
-use crate::game::{cell_json, game_outcome_json};
+use crate::game::{cell_json, forbidden_json, game_outcome_json};
 
 /// A room and its current game.
 #[derive(Clone, Debug, Serialize)]
@@ -37,6 +37,11 @@ pub struct RoomView {
     pub outcome: Json,
     /// The last move, as `/api/state` answers it.
     pub last: Option<Json>,
+    /// Under rules with forbidden moves (renju), as `/api/state` answers it: the cells the side
+    /// to move may not play, each with its kind and reason (empty while white is to move, and
+    /// once the game is over); absent under other rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forbidden: Option<Vec<Json>>,
     /// How the current game ended, once it has.
     pub result: Option<ResultView>,
     /// The clocks now, in games with a clock.
@@ -66,6 +71,10 @@ pub struct SeatView {
     pub taken: bool,
     /// The bot sitting there, if it is one.
     pub bot: Option<String>,
+    /// Whether the seat has a live connection (a socket, a recent long poll) to any server;
+    /// absent where the server does not say (the state inside a `stale_ply` refusal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub here: Option<bool>,
 }
 
 /// How a game ended.
@@ -172,6 +181,11 @@ pub enum ServerMessage {
     },
     /// The answer to `ping`.
     Pong,
+    /// Which seats have a live connection: sent on connecting and whenever it changes.
+    Presence {
+        /// Seats 0 and 1: here or not.
+        here: [bool; 2],
+    },
 }
 
 /// An error's code and message.
@@ -247,6 +261,7 @@ pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
         colour: colour_of(snap, seat),
         taken: snap.seats[seat].is_taken(),
         bot: snap.seats[seat].bot.clone(),
+        here: None,
     });
     Ok(RoomView {
         room: snap.room.id.clone(),
@@ -264,6 +279,14 @@ pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
         to_move: pos.to_move(),
         outcome: game_outcome_json(pos),
         last: pos.last_move().map(|c| cell_json(&game.rules, c)),
+        forbidden: game.rules.has_forbidden_moves(game.rules.first()).then(|| {
+            // A game ended by resignation, agreement or time has no move left to forbid.
+            if referee::is_over(snap) {
+                Vec::new()
+            } else {
+                forbidden_json(pos)
+            }
+        }),
         result: result_view(snap),
         clocks: clocks(snap, &game, now).map(|(x_ms, o_ms, running)| ClocksView {
             x_ms: x_ms.max(0),

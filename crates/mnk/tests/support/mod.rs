@@ -20,9 +20,15 @@ impl Served {
     /// Starts `mnk serve` on a free port with `--database database`, once it says where it
     /// listens (its database is open by then).
     pub fn start(database: &str) -> Served {
+        Served::start_with(database, &[])
+    }
+
+    /// Starts `mnk serve` as [`Served::start`] does, with more flags.
+    pub fn start_with(database: &str, flags: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
             .args(["serve", "--addr", "127.0.0.1:0", "--threads", "1"])
             .args(["--database", database])
+            .args(flags)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

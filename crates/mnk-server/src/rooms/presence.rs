@@ -1,0 +1,247 @@
+//! Who is here: which seats of a room have a live connection, so that a player sees whether the
+//! opponent is at the board or away.
+//!
+//! A seat is here while a WebSocket that said `hello` for it is open on some server, or while a
+//! long poll made with its token is waiting or ended less than [`POLL_GRACE`] ago. Each server
+//! counts its own connections; with PostgreSQL it tells the others what it sees of a room when
+//! that changes and again every [`REFRESH`], and forgets another server's report after [`STALE`]
+//! without a refresh, so a server that died stops holding seats "here" within a minute. A seat
+//! is here if any server sees it. Presence is not stored: it is what is true now, and a restarted
+//! server learns it again as clients reconnect.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+/// How long after a long poll ends its seat still counts as here (the client polls again at once).
+pub const POLL_GRACE: Duration = Duration::from_secs(10);
+/// How often a server repeats to the others what it sees.
+pub const REFRESH: Duration = Duration::from_secs(20);
+/// How long another server's report lasts without a refresh.
+pub const STALE: Duration = Duration::from_secs(60);
+
+/// Which of seats 0 and 1 are here.
+pub type Seats = [bool; 2];
+
+/// What one room's presence is made of, on this server.
+#[derive(Debug, Default)]
+struct RoomPresence {
+    /// Open sockets seated in each seat.
+    sockets: [u32; 2],
+    /// Until when each seat's last long poll counts.
+    polled_until: [Option<Instant>; 2],
+    /// Other servers' reports: server id → (seats, when heard).
+    remote: HashMap<String, (Seats, Instant)>,
+    /// What this server last reported of its own connections.
+    reported: Seats,
+    /// What the room's watchers here were last told.
+    shown: Seats,
+}
+
+impl RoomPresence {
+    fn local(&self, now: Instant) -> Seats {
+        [0, 1].map(|seat| {
+            self.sockets[seat] > 0 || self.polled_until[seat].is_some_and(|until| until > now)
+        })
+    }
+
+    fn seats(&self, now: Instant) -> Seats {
+        let mut seats = self.local(now);
+        for (remote, _) in self.remote.values() {
+            seats = [seats[0] || remote[0], seats[1] || remote[1]];
+        }
+        seats
+    }
+
+    fn is_empty(&self, now: Instant) -> bool {
+        self.seats(now) == [false, false] && self.shown == [false, false] && self.remote.is_empty()
+    }
+}
+
+/// What changed with an event: what to tell the other servers, what to tell this server's
+/// watchers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    /// This server's own view of the room changed: report it to the other servers.
+    pub report: Option<Seats>,
+    /// The room's presence changed: tell its watchers.
+    pub show: Option<Seats>,
+}
+
+/// The presence of every room with someone connected here (or reported by another server).
+#[derive(Debug, Default)]
+pub struct Presence {
+    rooms: Mutex<HashMap<String, RoomPresence>>,
+}
+
+impl Presence {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, RoomPresence>> {
+        self.rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Applies `event` to `room`'s presence and says what changed.
+    fn update(&self, room: &str, now: Instant, event: impl FnOnce(&mut RoomPresence)) -> Change {
+        let mut rooms = self.lock();
+        let presence = rooms.entry(room.to_string()).or_default();
+        event(presence);
+        let change = settle(presence, now);
+        if presence.is_empty(now) {
+            rooms.remove(room);
+        }
+        change
+    }
+
+    /// A socket seated in `seat` of `room` opened, at `now`.
+    pub fn socket_opened(&self, room: &str, seat: usize, now: Instant) -> Change {
+        self.update(room, now, |p| p.sockets[seat & 1] += 1)
+    }
+
+    /// A socket seated in `seat` of `room` closed, at `now`.
+    pub fn socket_closed(&self, room: &str, seat: usize, now: Instant) -> Change {
+        self.update(room, now, |p| {
+            p.sockets[seat & 1] = p.sockets[seat & 1].saturating_sub(1);
+        })
+    }
+
+    /// A long poll for `seat` of `room`, made at `now`, that may wait until `until`.
+    pub fn polled(&self, room: &str, seat: usize, now: Instant, until: Instant) -> Change {
+        self.update(room, now, |p| {
+            let until = until + POLL_GRACE;
+            let slot = &mut p.polled_until[seat & 1];
+            *slot = Some(slot.map_or(until, |old| old.max(until)));
+        })
+    }
+
+    /// Another server's report of what it sees of `room`, heard at `now`.
+    pub fn heard(&self, room: &str, server: &str, seats: Seats, now: Instant) -> Change {
+        self.update(room, now, |p| {
+            if seats == [false, false] {
+                p.remote.remove(server);
+            } else {
+                p.remote.insert(server.to_string(), (seats, now));
+            }
+        })
+    }
+
+    /// The seats of `room` that are here at `now`.
+    #[must_use]
+    pub fn seats(&self, room: &str, now: Instant) -> Seats {
+        self.lock()
+            .get(room)
+            .map_or([false, false], |p| p.seats(now))
+    }
+
+    /// Ends long polls' grace and other servers' stale reports at `now`: the rooms whose
+    /// presence changed, with what changed.
+    pub fn expire(&self, now: Instant) -> Vec<(String, Change)> {
+        let mut rooms = self.lock();
+        let mut changes = Vec::new();
+        for (room, presence) in rooms.iter_mut() {
+            presence
+                .remote
+                .retain(|_, (_, heard)| now.duration_since(*heard) < STALE);
+            let change = settle(presence, now);
+            if change != Change::default() {
+                changes.push((room.clone(), change));
+            }
+        }
+        rooms.retain(|_, p| !p.is_empty(now));
+        changes
+    }
+
+    /// What this server sees of each room where it sees someone: to repeat to the others.
+    #[must_use]
+    pub fn reports(&self) -> Vec<(String, Seats)> {
+        self.lock()
+            .iter()
+            .filter(|(_, p)| p.reported != [false, false])
+            .map(|(room, p)| (room.clone(), p.reported))
+            .collect()
+    }
+}
+
+/// Compares a room's presence with what was reported and shown, and records the new values.
+fn settle(presence: &mut RoomPresence, now: Instant) -> Change {
+    let local = presence.local(now);
+    let seats = presence.seats(now);
+    let change = Change {
+        report: (local != presence.reported).then_some(local),
+        show: (seats != presence.shown).then_some(seats),
+    };
+    presence.reported = local;
+    presence.shown = seats;
+    change
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sockets_make_a_seat_here_until_the_last_one_closes() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        let opened = presence.socket_opened("r", 1, now);
+        assert_eq!(opened.show, Some([false, true]));
+        assert_eq!(opened.report, Some([false, true]));
+        assert_eq!(presence.socket_opened("r", 1, now), Change::default());
+        assert_eq!(presence.socket_closed("r", 1, now), Change::default());
+        assert_eq!(presence.seats("r", now), [false, true]);
+        let closed = presence.socket_closed("r", 1, now);
+        assert_eq!(closed.show, Some([false, false]));
+        assert_eq!(presence.seats("r", now), [false, false]);
+        assert!(presence.lock().is_empty(), "an empty room is forgotten");
+    }
+
+    #[test]
+    fn another_servers_report_counts_but_is_not_reported_back() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        let heard = presence.heard("r", "b", [true, false], now);
+        assert_eq!(heard.show, Some([true, false]));
+        assert_eq!(heard.report, None);
+        assert_eq!(presence.socket_opened("r", 0, now).show, None);
+        assert_eq!(presence.reports(), vec![("r".to_string(), [true, false])]);
+        assert_eq!(
+            presence.heard("r", "b", [false, false], now),
+            Change::default()
+        );
+        assert_eq!(
+            presence.socket_closed("r", 0, now).show,
+            Some([false, false])
+        );
+    }
+
+    #[test]
+    fn a_long_poll_counts_for_its_wait_and_the_grace_after() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        let until = now + Duration::from_secs(30);
+        assert_eq!(
+            presence.polled("r", 0, now, until).show,
+            Some([true, false])
+        );
+        assert!(presence.expire(now + Duration::from_secs(35)).is_empty());
+        let expired = presence.expire(until + POLL_GRACE + Duration::from_millis(1));
+        assert_eq!(expired.len(), 1);
+        assert_eq!(expired[0].1.show, Some([false, false]));
+        assert_eq!(expired[0].1.report, Some([false, false]));
+        assert!(presence.lock().is_empty());
+    }
+
+    #[test]
+    fn a_silent_servers_report_goes_stale() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        presence.heard("r", "b", [false, true], now);
+        assert!(presence.expire(now + STALE / 2).is_empty());
+        let later = now + STALE + Duration::from_secs(1);
+        let expired = presence.expire(later);
+        assert_eq!(expired[0].1.show, Some([false, false]));
+        assert_eq!(presence.seats("r", later), [false, false]);
+    }
+}
