@@ -38,6 +38,7 @@
 //! /api/solve` and `mnk solve --all` show). The last costs the most: a losing move's exact
 //! distance needs a proof of its own.
 
+pub mod book;
 pub mod known;
 mod tt;
 
