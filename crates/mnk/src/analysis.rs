@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use mnk_core::{Board, Cell, Outcome, Player, Position, Record, Rules, Win};
 use mnk_engine::count::{count_below, count_tree};
+use mnk_engine::solver::book::Book;
 use mnk_engine::solver::known::known_result;
 use mnk_engine::solver::{
     table_mb, Analysis, ProofStats, SolveError, Solver, DEFAULT_TABLE_MB, MAX_TABLE_MB,
@@ -90,9 +91,18 @@ pub struct SolveArgs {
     #[arg(long = "time-s", value_name = "S",
           value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=86_400))]
     time_s: Option<u64>,
+    /// Also write the solved opening book to FILE: the position and the top --book-plies plies
+    /// of its proof (the side to move plays its best move, the other side every move), each
+    /// position with its exact value and best move (format: docs/solver-book.md).
+    #[arg(long, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
+    /// Plies of the proof the book holds below the position, 0 to 8.
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "book",
+          value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(0..=8))]
+    book_plies: u32,
     /// Solve every board from 3x3 to 8x8 (freestyle, X first, every k from 3 to the width)
     /// within --time-s each, and check the results against the published values.
-    #[arg(long, conflicts_with_all = ["width", "height", "k", "exact", "o_first", "moves", "all"])]
+    #[arg(long, conflicts_with_all = ["width", "height", "k", "exact", "o_first", "moves", "all", "book"])]
     table: bool,
 }
 
@@ -279,6 +289,26 @@ pub fn solve(args: &SolveArgs) -> Result<(), String> {
         analysis.nodes as f64 / seconds.max(1e-9),
         proof_summary(&analysis.proof)
     );
+    if let Some(path) = &args.book {
+        let start = Instant::now();
+        let book = match Book::build(&mut solver, &pos, args.book_plies, &limits) {
+            Ok(book) => book,
+            Err(SolveError::Aborted { .. }) => {
+                report += "book: not written: the time ran out while solving it; allow more with --time-s\n";
+                return emit(&report);
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        std::fs::write(path, book.to_string())
+            .map_err(|e| format!("--book {}: {e}", path.display()))?;
+        report += &format!(
+            "book: {} positions to {} plies written to {} in {:.3} s\n",
+            book.entries.len(),
+            args.book_plies,
+            path.display(),
+            start.elapsed().as_secs_f64()
+        );
+    }
     emit(&report)
 }
 

@@ -462,3 +462,31 @@ fn solve_table_checks_itself_against_the_published_values() {
     let out = mnk(&["solve"]);
     assert!(!out.status.success());
 }
+
+#[test]
+fn solve_writes_a_book_that_reads_back() {
+    let path = std::env::temp_dir().join(format!("mnk-book-{}.txt", std::process::id()));
+    let file = path.to_str().unwrap();
+    let out = mnk(&["solve", "4", "4", "3", "--book", file, "--book-plies", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("book: "),
+        "{}",
+        text(&out.stdout)
+    );
+    let book = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let mut lines = book.lines();
+    assert_eq!(lines.next(), Some("mnk-book 1"));
+    assert_eq!(lines.next(), Some("rules 4x4x3"));
+    assert!(book.contains("-\twin in 5\t"), "{book}");
+    // --book-plies needs --book, and has a range.
+    assert!(!mnk(&["solve", "3", "3", "3", "--book-plies", "2"])
+        .status
+        .success());
+    refused(
+        &["solve", "3", "3", "3", "--book", file, "--book-plies", "9"],
+        "--book-plies",
+        "0..=8",
+    );
+}

@@ -38,6 +38,7 @@
 //! /api/solve` and `mnk solve --all` show). The last costs the most: a losing move's exact
 //! distance needs a proof of its own.
 
+pub mod book;
 pub mod known;
 mod tt;
 
@@ -59,7 +60,7 @@ const SYMMETRY_STONES: u32 = 25;
 /// The longest forcing line (threat, block, threat, block, ..., double threat) looked for, in plies.
 const FORCING_PLIES: u32 = 7;
 /// Steps a pairing search may take before giving up (it then proves nothing).
-const PAIRING_BUDGET: u32 = 64;
+const PAIRING_BUDGET: u32 = 256;
 /// Nodes between checks of the stop flag and the deadline.
 const CHECK_EVERY: u64 = 4096;
 /// Default transposition table size.
@@ -158,7 +159,8 @@ impl std::error::Error for SolveError {}
 pub struct Analysis {
     /// Value for the side to move.
     pub value: Value,
-    /// A move that achieves the value (the first such in cell order).
+    /// A move that achieves the value: with [`Solver::solve`] the one its search proved (the
+    /// first such in cell order where it proved none), else the first such in cell order.
     pub best: Option<Cell>,
     /// The moves asked for, with their exact values for the side playing them: none
     /// ([`Solver::solve`]), the best ones in cell order ([`Solver::best_moves`]), or every legal
@@ -380,11 +382,11 @@ impl Solver {
         // Two null windows, "can the mover win?" then "can the mover lose?": each lets a
         // defender stop at the first move that holds the draw. A decided game's distance is then
         // narrowed down by more null windows (MTD(f)), each starting from the last bound found.
-        let win = self.search(me, them, 0, 1);
+        let win = self.search(me, them, 0, 1, false);
         let score = if win >= 1 {
             self.distance(me, them, win, win, WIN)
         } else {
-            let loss = self.search(me, them, -1, 0);
+            let loss = self.search(me, them, -1, 0, false);
             if loss <= -1 {
                 self.distance(me, them, loss, -WIN, loss)
             } else {
@@ -404,7 +406,7 @@ impl Solver {
         let mut score = guess;
         while lower < upper && !self.aborted {
             let beta = if score == lower { score + 1 } else { score };
-            score = self.search(me, them, beta - 1, beta);
+            score = self.search(me, them, beta - 1, beta, false);
             if score < beta {
                 upper = score;
             } else {
@@ -414,8 +416,18 @@ impl Solver {
         score
     }
 
-    /// The first move (in cell order) whose value equals `score`, the position's value.
+    /// A move whose value equals `score`, the position's value: the table's best move when it
+    /// reaches it (the move the search proved, nearly always), else the first in cell order.
+    /// Proving some other move instead (the first in cell order, a corner) could cost more than
+    /// the value did.
     fn best_move(&mut self, me: u64, them: u64, score: i32) -> Option<Cell> {
+        let (km, kt, sym) = self.key(me, them);
+        if let Some(hit) = self.table.probe(km, kt).filter(|hit| hit.best != u8::MAX) {
+            let i = self.inverse[sym][hit.best as usize] as usize;
+            if (me | them) >> i & 1 == 0 && self.reaches(me, them, i, score) {
+                return Some(self.g.cell(i));
+            }
+        }
         let mut empty = self.g.full & !(me | them);
         while empty != 0 {
             let i = empty.trailing_zeros() as usize;
@@ -435,9 +447,11 @@ impl Solver {
         } else if (mine | them) == self.g.full {
             0
         } else {
-            // No move does better than the position's value, so a window just around it proves
-            // whether the move reaches it.
-            parent_score(self.search(them, mine, child_bound(score + 1), child_bound(score - 1)))
+            // No move does better than the position's value, so one null window proves whether
+            // the move reaches it: its value is at least `score` exactly when the reply's is at
+            // most `child_bound(score)`.
+            let edge = child_bound(score);
+            return self.search(them, mine, edge, edge + 1, false) <= edge;
         };
         child == score
     }
@@ -460,7 +474,9 @@ impl Solver {
                 if need == 1 {
                     s.my_threats |= w & !me;
                 }
-            } else if mine == 0 {
+            }
+            // An empty window is live for both sides.
+            if mine == 0 {
                 let need = k - theirs.count_ones();
                 s.their_need = s.their_need.min(need);
                 s.live |= w;
@@ -671,21 +687,18 @@ impl Solver {
     /// Whether every live window of `own` contains a pair of empty cells, the pairs disjoint.
     fn paired(&self, own: u64, other: u64) -> bool {
         let empty = self.g.full & !(own | other);
-        // Windows holding an opponent's stone need no pair: they start served.
-        let mut dead = WindowSet::default();
-        for (i, &w) in self.g.windows.iter().enumerate() {
-            if w & other != 0 {
-                dead.add(i);
-            }
-        }
+        // Windows holding an opponent's stone need no pair: only the others are searched.
+        let live: Vec<(usize, u64)> = (self.g.windows.iter().enumerate())
+            .filter(|&(_, &w)| w & other == 0)
+            .map(|(i, &w)| (i, w & empty))
+            .collect();
         let mut search = PairingSearch {
-            windows: &self.g.windows,
+            live: &live,
             pair_windows: &self.pair_windows,
             cells: self.g.cells,
-            empty,
             budget: PAIRING_BUDGET,
         };
-        search.find(dead, 0)
+        search.find(WindowSet::default(), empty)
     }
 
     /// How promising a move looks: it extends its side's live windows and spoils the
@@ -706,7 +719,10 @@ impl Solver {
     }
 
     /// Fail-soft negamax. `me` is to move; the previous move did not end the game.
-    fn search(&mut self, me: u64, them: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    ///
+    /// `unpaired`: the parent found no pairing for the side that just moved (`them`); with one
+    /// stone more and the same live windows, neither can this node, so it does not look.
+    fn search(&mut self, me: u64, them: u64, mut alpha: i32, mut beta: i32, unpaired: bool) -> i32 {
         self.nodes += 1;
         if self.nodes % CHECK_EVERY == 0
             && (self.limits.should_stop() || self.limits.nodes_exhausted(self.nodes))
@@ -804,11 +820,16 @@ impl Solver {
         // win: the other side answers every move in a pair with its partner. (A side with a
         // forcing win has no such pairs. The bounds above leave the signs of alpha and beta as
         // they were.)
-        if alpha >= 0 && best_possible > 0 && !i_can_force && self.paired(me, them) {
-            self.proof.pairings += 1;
-            return 0;
+        let mut unpaired_here = false;
+        if alpha >= 0 && best_possible > 0 && !i_can_force {
+            if self.paired(me, them) {
+                self.proof.pairings += 1;
+                return 0;
+            }
+            unpaired_here = true;
         }
-        if beta <= 0 && worst_possible < 0 && !they_can_force && self.paired(them, me) {
+        if beta <= 0 && worst_possible < 0 && !they_can_force && !unpaired && self.paired(them, me)
+        {
             self.proof.pairings += 1;
             return 0;
         }
@@ -847,9 +868,10 @@ impl Solver {
 
         let original_alpha = alpha;
         alpha = alpha.max(best);
+        let unpaired = unpaired_here;
         for &(_, i) in &moves {
             let mine = me | 1 << i;
-            let child = self.search(them, mine, child_bound(beta), child_bound(alpha));
+            let child = self.search(them, mine, child_bound(beta), child_bound(alpha), unpaired);
             if self.aborted {
                 return 0;
             }
@@ -936,40 +958,56 @@ fn pair_windows(g: &Geometry) -> Vec<WindowSet> {
 }
 
 /// Backtracking search for a pairing: a pair of free cells for every live window, the pairs
-/// disjoint (a pair inside several windows serves them all). Each step serves the window with
-/// the fewest free cells left, trying first the pairs that serve the most other windows too.
+/// disjoint (a pair inside several windows serves them all). A window left with two free cells
+/// has its pair forced, taken at once; otherwise each step serves the window with the fewest
+/// free cells left, trying first the pairs that serve the most other windows too. Only the
+/// steps that choose count against the budget.
 struct PairingSearch<'a> {
-    windows: &'a [u64],
+    /// The windows to serve: index in the geometry's list, and empty cells.
+    live: &'a [(usize, u64)],
     pair_windows: &'a [WindowSet],
     cells: usize,
-    empty: u64,
     budget: u32,
 }
 
 impl PairingSearch<'_> {
-    /// Whether the windows not in `covered` can be served by pairs of empty cells outside `used`.
-    fn find(&mut self, covered: WindowSet, used: u64) -> bool {
+    /// Whether the windows not in `covered` can be served by pairs of cells in `free_cells`.
+    fn find(&mut self, mut covered: WindowSet, mut free_cells: u64) -> bool {
         if self.budget == 0 {
             return false;
         }
         self.budget -= 1;
-        let free_cells = self.empty & !used;
-        let mut pick: Option<(u32, u64)> = None;
-        for (i, &w) in self.windows.iter().enumerate() {
-            if covered.has(i) {
-                continue;
+        // Take every forced pair, as often as taking one forces another, then choose.
+        let (n, free) = loop {
+            let mut pick: Option<(u32, u64)> = None;
+            let mut forced = false;
+            for &(i, w) in self.live {
+                if covered.has(i) {
+                    continue;
+                }
+                let free = w & free_cells;
+                let n = free.count_ones();
+                if n < 2 {
+                    return false;
+                }
+                if n == 2 {
+                    let (a, b) = (
+                        free.trailing_zeros() as usize,
+                        63 - free.leading_zeros() as usize,
+                    );
+                    covered = covered.union(&self.pair_windows[a * self.cells + b]);
+                    free_cells &= !free;
+                    forced = true;
+                } else if pick.is_none_or(|(m, _)| n < m) {
+                    pick = Some((n, free));
+                }
             }
-            let free = w & free_cells;
-            let n = free.count_ones();
-            if n < 2 {
-                return false;
+            if !forced {
+                match pick {
+                    None => return true,
+                    Some(pick) => break pick,
+                }
             }
-            if pick.is_none_or(|(m, _)| n < m) {
-                pick = Some((n, free));
-            }
-        }
-        let Some((n, free)) = pick else {
-            return true;
         };
         let sorted = (n * (n - 1) / 2) as usize <= SORTED_PAIRS;
         let mut pairs = [(0u32, 0u64, WindowSet::default()); SORTED_PAIRS];
@@ -980,14 +1018,14 @@ impl PairingSearch<'_> {
             if sorted {
                 pairs[len] = (set.count() - covered.count(), pair, set);
                 len += 1;
-            } else if self.find(set, used | pair) {
+            } else if self.find(set, free_cells & !pair) {
                 return true;
             }
         }
         pairs[..len].sort_unstable_by_key(|&(count, pair, _)| (std::cmp::Reverse(count), pair));
         pairs[..len]
             .iter()
-            .any(|&(_, pair, set)| self.find(set, used | pair))
+            .any(|&(_, pair, set)| self.find(set, free_cells & !pair))
     }
 }
 

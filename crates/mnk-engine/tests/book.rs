@@ -1,0 +1,69 @@
+//! Solved opening books: written, read back, and checked against the solver.
+
+use mnk_core::{Position, Rules};
+use mnk_engine::solver::book::{Book, BookError};
+use mnk_engine::solver::Solver;
+use mnk_engine::{Limits, Value};
+
+/// Builds a book, writes it, reads it back, and checks every entry with a fresh solver: the
+/// value is the position's and the best move keeps it.
+fn round_trip(rules: &str, plies: u32) -> Book {
+    let rules: Rules = rules.parse().unwrap();
+    let mut solver = Solver::for_rules(&rules).unwrap();
+    let book = Book::build(&mut solver, &Position::new(rules), plies, &Limits::none()).unwrap();
+    let text = book.to_string();
+    let read: Book = text.parse().unwrap();
+    assert_eq!(read, book, "{text}");
+    let mut fresh = Solver::for_rules(&rules).unwrap();
+    for entry in &read.entries {
+        let pos = Position::from_moves(rules, &entry.moves).unwrap();
+        let best = fresh.best_moves(&pos, &Limits::none()).unwrap();
+        assert_eq!(best.value, entry.value, "{:?}", entry.moves);
+        let keeps: Vec<_> = best.moves.iter().map(|m| m.0).collect();
+        assert!(keeps.contains(&entry.best.unwrap()), "{:?}", entry.moves);
+    }
+    read
+}
+
+#[test]
+fn a_tic_tac_toe_book_round_trips_and_agrees_with_the_solver() {
+    let book = round_trip("3x3x3", 3);
+    // The root, X's best move, O's 8 replies and X's answer to each.
+    assert_eq!(book.entries.len(), 1 + 1 + 8 + 8);
+    assert_eq!(book.get(&[]).unwrap().value, Value::Draw);
+}
+
+#[test]
+fn a_won_board_keeps_its_distances() {
+    let book = round_trip("4x4x3", 2);
+    assert_eq!(book.get(&[]).unwrap().value, Value::Win(5));
+    assert!(book.entries.iter().skip(1).all(|e| e.value != Value::Draw));
+}
+
+#[test]
+fn exact_k_books_name_their_rules() {
+    let book = round_trip("5x4x4,exact", 1);
+    assert!(book.to_string().contains("rules 5x4x4,exact"));
+}
+
+#[test]
+fn broken_books_are_refused_with_the_line() {
+    let read = |text: &str| text.parse::<Book>();
+    assert_eq!(read("hello"), Err(BookError::Header));
+    assert!(matches!(
+        read("mnk-book 1\nrules 3x3"),
+        Err(BookError::Rules(_))
+    ));
+    let line = |text: &str| match read(text) {
+        Err(BookError::Line { line, .. }) => line,
+        other => panic!("{other:?}"),
+    };
+    let head = "mnk-book 1\nrules 3x3x3\n";
+    assert_eq!(line(&format!("{head}-\tdraw\n")), 3);
+    assert_eq!(line(&format!("{head}-\tdraw\ta1\na1 a1\tdraw\tb2\n")), 4);
+    assert_eq!(line(&format!("{head}-\twin in 0\ta1\n")), 3);
+    assert_eq!(line(&format!("{head}-\tdraw\tz9\n")), 3);
+    assert_eq!(line(&format!("{head}a1 b1 a2 b2 a3\tdraw\t-\n")), 3);
+    // Comments and blank lines are fine.
+    assert!(read(&format!("{head}# a note\n\n-\tdraw\ta1\n")).is_ok());
+}
