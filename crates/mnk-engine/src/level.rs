@@ -129,15 +129,21 @@ const LEVEL5_CAPS: (u32, u64) = (6, 40_000);
 /// The bot for levels 4..=6 on boards the solver does not take: the engine, searching deeper
 /// with each level (level 6 is limited only by the caller's limits, and built as `engine`
 /// says; levels 4 and 5 are defined by their caps, so they keep one thread and the default
-/// table).
+/// hash table, and take only `engine`'s weight table).
 fn strong_bot(level: u8, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
     use crate::search::EngineBot;
     if rules.k() < MIN_ENGINE_K {
         return Box::new(LineCountBot::new(u32::from(level), seed));
     }
     match level {
-        4 => Box::new(EngineBot::capped(Some(LEVEL4_CAPS.0), Some(LEVEL4_CAPS.1))),
-        5 => Box::new(EngineBot::capped(Some(LEVEL5_CAPS.0), Some(LEVEL5_CAPS.1))),
+        4 => Box::new(
+            EngineBot::capped(Some(LEVEL4_CAPS.0), Some(LEVEL4_CAPS.1))
+                .with_weights(engine.weights),
+        ),
+        5 => Box::new(
+            EngineBot::capped(Some(LEVEL5_CAPS.0), Some(LEVEL5_CAPS.1))
+                .with_weights(engine.weights),
+        ),
         _ => Box::new(EngineBot::with_config(engine)),
     }
 }

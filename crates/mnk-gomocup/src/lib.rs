@@ -48,6 +48,7 @@ pub fn strongest_bot(rules: &Rules, options: BotOptions) -> Result<Box<dyn Bot>,
             (bytes >> 20).clamp(1, MAX_HASH_MB) as usize
         }),
         threads: options.threads,
+        weights: None,
     };
     let mut bot = Level::top().bot_with(rules, BRAIN_SEED, engine);
     let mut pos = Position::new(*rules);

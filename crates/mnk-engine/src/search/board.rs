@@ -31,8 +31,9 @@ use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, MAX_COORD};
 
 use super::pattern::{self, generic_pattern, LineRule, Pattern, PatternTable, Segment, Side};
 use super::threat::{
-    info_score, info_threat, info_threat_index, key_pattern, with_pattern, Threat, ThreatTables,
+    info_score, info_threat, info_threat_index, key_pattern, with_pattern, Threat,
 };
+use super::weight_table::{CellTable, WeightTable};
 
 /// Cells of margin around the stones' bounding box on the unbounded board.
 pub const UNBOUNDED_MARGIN: i32 = 8;
@@ -58,7 +59,10 @@ pub struct Board {
     table: [Option<&'static PatternTable>; 2],
     /// Both players' patterns of a line at once, when the reach is short (see [`pair_table`]).
     pairs: Option<&'static [u8]>,
-    tables: ThreatTables,
+    /// The evaluation's values.
+    weights: &'static WeightTable,
+    /// Per player, the threat class and value of each key (renju values the colours apart).
+    cells: [CellTable; 2],
     bounded: bool,
     /// Playable cells of the frame.
     width: i32,
@@ -71,7 +75,7 @@ pub struct Board {
     stone: Vec<u8>,
     lines: Vec<[[u64; 2]; 4]>,
     keys: Vec<[u16; 2]>,
-    /// The packed threat and score of each key (see [`ThreatTables::info`]).
+    /// The packed threat and score of each key (see [`CellTable::info`]).
     infos: Vec<[u32; 2]>,
     near: Vec<u8>,
     zobrist: Vec<[u64; 2]>,
@@ -139,15 +143,22 @@ impl std::fmt::Debug for Board {
 }
 
 impl Board {
-    /// The board for a position, with the frame chosen as the module documentation says.
+    /// The board for a position, with the frame chosen as the module documentation says and the
+    /// shipped weight table of its rules.
     #[must_use]
     pub fn from_position(pos: &Position) -> Board {
+        Board::with_weights(pos, WeightTable::for_rules(pos.rules()))
+    }
+
+    /// [`Board::from_position`] valued by `weights`.
+    #[must_use]
+    pub fn with_weights(pos: &Position, weights: &'static WeightTable) -> Board {
         let rules = *pos.rules();
         let (origin, width, height) = match rules.board() {
             Geometry::Bounded { width, height } => (Cell::new(0, 0), width as i32, height as i32),
             Geometry::Unbounded => unbounded_frame(pos),
         };
-        let mut board = Board::empty(&rules, origin, width, height);
+        let mut board = Board::empty(&rules, weights, origin, width, height);
         for (cell, player) in pos.stones() {
             if let Some(idx) = board.index_of(cell) {
                 board.forget_cell(idx);
@@ -161,7 +172,16 @@ impl Board {
         board
     }
 
-    fn empty(rules: &Rules, origin: Cell, width: i32, height: i32) -> Board {
+    fn empty(
+        rules: &Rules,
+        weights: &'static WeightTable,
+        origin: Cell,
+        width: i32,
+        height: i32,
+    ) -> Board {
+        let black = rules.first().index();
+        // Colour 0 of a table is black, the side that moves first.
+        let colour = |p: usize| usize::from(p != black);
         let k = rules.k();
         let line_rules = [Player::X, Player::O].map(|p| LineRule::of(rules, p));
         let reach = board_reach(rules);
@@ -177,7 +197,8 @@ impl Board {
             reach,
             table: line_rules.map(pattern::table),
             pairs: pair_table(line_rules),
-            tables: ThreatTables::get(),
+            weights,
+            cells: [0, 1].map(|p| weights.cells(colour(p))),
             bounded,
             width,
             height,
@@ -205,7 +226,7 @@ impl Board {
             frames: Vec::new(),
             hot: [vec![0; n.div_ceil(64)], vec![0; n.div_ceil(64)]],
             forbidden: None,
-            black: rules.first().index(),
+            black,
         };
         for fy in 0..height {
             for fx in 0..width {
@@ -399,6 +420,13 @@ impl Board {
     #[must_use]
     pub fn threats_at_least(&self, player: usize, t: Threat) -> u32 {
         self.threat_count[player][t as usize..].iter().sum()
+    }
+
+    /// The evaluation's values this board sums.
+    #[inline]
+    #[must_use]
+    pub fn weights(&self) -> &'static WeightTable {
+        self.weights
     }
 
     /// The sum of `player`'s cell scores over the empty cells.
@@ -819,7 +847,7 @@ impl Board {
             for d in 0..4 {
                 key = with_pattern(key, d, self.line_pattern(self.lines[idx][d], p));
             }
-            let info = self.tables.info(key);
+            let info = self.cells[p].info(key);
             self.keys[idx][p] = key;
             self.infos[idx][p] = info;
             self.score[p] += info_score(info);
@@ -861,7 +889,7 @@ impl Board {
             let new = (old & !(0xF << shift)) | (u16::from((pair >> (4 * p)) & 0xF) << shift);
             if new != old {
                 let old_info = self.infos[idx][p];
-                let new_info = self.tables.info(new);
+                let new_info = self.cells[p].info(new);
                 self.keys[idx][p] = new;
                 self.infos[idx][p] = new_info;
                 self.score[p] += info_score(new_info) - info_score(old_info);
@@ -950,6 +978,7 @@ impl Board {
                 self.rules.first(),
             )
             .expect("rules of an existing board"),
+            self.weights,
             self.origin,
             self.width,
             self.height,

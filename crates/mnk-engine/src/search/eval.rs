@@ -1,24 +1,14 @@
 //! Static evaluation from the incremental patterns.
 //!
 //! Every empty cell carries, per player, a score for the shapes a stone there would make (the
-//! line patterns plus a bonus for their combination, see [`super::threat`]); the board keeps
-//! the sums. The evaluation is the mover's sum against the opponent's (zero on an empty board, so
+//! line patterns plus a bonus for their combination); the board keeps the sums, and every value
+//! comes from the board's [`super::weight_table`]. The evaluation is the mover's sum against the opponent's (zero on an empty board, so
 //! no side gains from an odd or even depth), plus a term for threats that decide the game soon: the mover who can make an open four is close to winning unless the opponent has
 //! fours to interpose. Forced lines (fives, fours) are left to the search and its quiescence.
 
 use super::board::Board;
 use super::threat::Threat;
 
-/// The mover's sum counts this many quarters.
-const OWN_WEIGHT: i32 = 4;
-/// The opponent's sum counts this many quarters.
-const OPPONENT_WEIGHT: i32 = 4;
-/// The mover can make an open four and the opponent has no four to interpose.
-const FLEX4_UNANSWERED: i32 = 3000;
-/// The mover can make an open four but the opponent has fours.
-const FLEX4_ANSWERED: i32 = 600;
-/// The mover can make a four-three.
-const FOUR_THREE: i32 = 400;
 /// The largest evaluation (well below mate scores).
 pub const EVAL_LIMIT: i32 = 20_000;
 
@@ -27,19 +17,22 @@ pub const EVAL_LIMIT: i32 = 20_000;
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.side();
     let op = 1 - me;
-    let mut v = (OWN_WEIGHT * board.score_sum(me) - OPPONENT_WEIGHT * board.score_sum(op)) / 4;
+    let terms = &board.weights().weights().eval;
+    let mut v = (terms.own_quarters * board.score_sum(me)
+        - terms.opponent_quarters * board.score_sum(op))
+        / 4;
     // Under renju black's threats on forbidden points are none (the checks cost nothing
     // elsewhere).
     if board.has_playable_threat(me, Threat::Flex4) || board.has_unblockable_four(me) {
         v += if board.threats_at_least(op, Threat::Block4) == 0 {
-            FLEX4_UNANSWERED
+            terms.flex4_unanswered
         } else {
-            FLEX4_ANSWERED
+            terms.flex4_answered
         };
     } else if board.threat_count(me, Threat::Block4Flex3) > 0
         && board.has_playable_threat(me, Threat::Block4Flex3)
     {
-        v += FOUR_THREE;
+        v += terms.four_three;
     }
     v.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

@@ -5,6 +5,7 @@
 //! - [`pattern`]: line patterns and the tables built from the reference scanner,
 //! - [`threat`]: threat classes combining the four directions of a cell,
 //! - [`board`]: the fast padded board with incremental patterns (and the unbounded frame),
+//! - [`weight_table`]: every value the evaluation and the ordering use, one table per variant,
 //! - [`eval`]: the static evaluation,
 //! - [`movegen`]: candidates by threat class and their ordering,
 //! - [`tt`]: the transposition table,
@@ -28,6 +29,7 @@ pub mod threat;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod weight_table;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -41,6 +43,7 @@ use search::{Iteration, RootMoves, Searcher};
 use time::TimePlan;
 use tt::TranspositionTable;
 use vcf::ThreatCache;
+use weight_table::WeightTable;
 
 /// Transposition table size when none is given, in megabytes.
 pub const DEFAULT_HASH_MB: usize = 16;
@@ -190,6 +193,8 @@ pub struct Engine {
     /// The helper threads of the last search: stopped when it returned, joined when the next
     /// one starts or the thread count changes, so that the answer never waits for them.
     helpers: Vec<std::thread::JoinHandle<ThreatCache>>,
+    /// The evaluation's values; `None` for the shipped table of each position's rules.
+    weights: Option<&'static WeightTable>,
 }
 
 impl Default for Engine {
@@ -229,7 +234,14 @@ impl Engine {
             threads: 1,
             helper_caches: Vec::new(),
             helpers: Vec::new(),
+            weights: None,
         }
+    }
+
+    /// Values positions with `weights` from now on (`None`, the default: the shipped table of
+    /// each position's rules). For comparing and tuning tables.
+    pub fn set_weights(&mut self, weights: Option<&'static WeightTable>) {
+        self.weights = weights;
     }
 
     /// An engine with a table of `hash_mb` megabytes searching with `threads` threads (see
@@ -399,7 +411,13 @@ impl Engine {
             (Some(d), Some(s)) => d.now_ms().saturating_sub(s),
             _ => 0,
         };
-        let board = Board::from_position(pos);
+        let weights = self.weights;
+        // The search board of `pos`, valued by this engine's table.
+        let board_of = |pos: &Position| match weights {
+            Some(w) => Board::with_weights(pos, w),
+            None => Board::from_position(pos),
+        };
+        let board = board_of(pos);
         if let Some((cell, value)) = outside_frame_urgency(pos, &board) {
             let found = MultiPv {
                 depth: 1,
@@ -466,7 +484,7 @@ impl Engine {
         }
         // The other lines' searcher, on the root moves the threat searches left.
         let mut t = others.map(|(tt, cache)| {
-            let mut t = Searcher::new(Board::from_position(pos), tt, cache, limits);
+            let mut t = Searcher::new(board_of(pos), tt, cache, limits);
             t.copy_root(&s);
             if let Some(meter) = meter.as_deref() {
                 t.ctl.add_meter(meter);
@@ -481,7 +499,7 @@ impl Engine {
             let id = i + 1;
             let job = HelperJob {
                 id,
-                board: Board::from_position(pos),
+                board: board_of(pos),
                 root: s.root_moves(),
                 tt: Arc::clone(tt),
                 cache: helper_cache,
@@ -760,6 +778,9 @@ pub struct EngineConfig {
     pub hash_mb: usize,
     /// Threads per search, 1 to [`MAX_THREADS`] (Lazy SMP; see [`Engine`]).
     pub threads: usize,
+    /// The evaluation's values; `None` for the shipped table of the rules. Every level that
+    /// searches with the engine takes it.
+    pub weights: Option<&'static WeightTable>,
 }
 
 impl Default for EngineConfig {
@@ -767,6 +788,7 @@ impl Default for EngineConfig {
         EngineConfig {
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
+            weights: None,
         }
     }
 }
@@ -805,11 +827,20 @@ impl EngineBot {
     /// A bot built as `config` says (table size and threads).
     #[must_use]
     pub fn with_config(config: EngineConfig) -> EngineBot {
+        let mut engine = Engine::with_threads(config.hash_mb, config.threads);
+        engine.set_weights(config.weights);
         EngineBot {
-            engine: Engine::with_threads(config.hash_mb, config.threads),
+            engine,
             max_depth: None,
             max_nodes: None,
         }
+    }
+
+    /// The same bot valuing positions with `weights` (`None`: the shipped table).
+    #[must_use]
+    pub fn with_weights(mut self, weights: Option<&'static WeightTable>) -> EngineBot {
+        self.engine.set_weights(weights);
+        self
     }
 
     /// A bot that never searches deeper than `max_depth` or longer than `max_nodes`.

@@ -28,13 +28,6 @@ pub enum Phase {
     All,
 }
 
-/// Order value of a move by the threat it makes for the mover.
-const ATTACK: [i32; 13] = [
-    0, 20, 15, 60, 50, 200, 260, 500, 180, 240, 1500, 5000, 100_000,
-];
-/// Order value of a move by the threat it takes from the opponent.
-const DEFEND: [i32; 13] = [0, 10, 8, 30, 25, 120, 150, 300, 100, 140, 800, 3000, 50_000];
-
 /// Appends the cells where `player` makes at least threat `t` and may play, looking first along
 /// the lines of the last move (where new threats appear) and scanning the board only when some
 /// are missing.
@@ -136,8 +129,9 @@ fn drop_forbidden(board: &Board, out: &mut Vec<usize>) {
 pub fn move_score(board: &Board, idx: usize) -> i32 {
     let me = board.side();
     let op = 1 - me;
-    ATTACK[board.threat(idx, me) as usize]
-        + DEFEND[board.threat(idx, op) as usize]
+    let w = board.weights().weights();
+    w.attack[board.threat(idx, me) as usize]
+        + w.defend[board.threat(idx, op) as usize]
         + (board.cell_score(idx, me) + board.cell_score(idx, op)) / 4
 }
 

@@ -1,8 +1,9 @@
 //! Threat classes: what one stone on a cell does for a player across all four directions.
 //!
 //! The board keeps, per empty cell and player, the four line [`Pattern`]s packed into a 16-bit
-//! key (four bits per direction). A table built once maps every key to a [`Threat`] class and to
-//! a score, so move generation, ordering and evaluation read one byte or one number per cell.
+//! key (four bits per direction). A table built once maps every key to a [`Threat`] class; the
+//! weight tables ([`super::weight_table`]) pair it with the cell's value, so move generation,
+//! ordering and evaluation read one word per cell.
 
 use std::sync::OnceLock;
 
@@ -131,18 +132,8 @@ pub fn classify(patterns: [Pattern; 4]) -> Threat {
     }
 }
 
-/// Value of one line pattern for the player who could play it (evaluation units).
-const PATTERN_SCORE: [i32; 10] = [0, 1, 3, 5, 14, 16, 40, 45, 200, 1000];
-
-/// Extra value of the combined threat (evaluation units).
-const THREAT_SCORE: [i32; 13] = [0, 0, 0, 8, 12, 0, 10, 120, 0, 20, 250, 600, 2000];
-
 struct Tables {
     threat: Vec<u8>,
-    score: Vec<i16>,
-    /// Threat in the low byte, score (as i16) in the upper half: one lookup for both. Indexed
-    /// by the key read as four decimal digits (see [`compact_index`]): 40 KB instead of 256.
-    info: Vec<u32>,
     /// The decimal value of a key's low byte (directions 0 and 1).
     low: [u16; 256],
     /// The decimal value of a key's high byte (directions 2 and 3).
@@ -150,7 +141,8 @@ struct Tables {
 }
 
 /// Patterns are 0..=9, so the four nibbles of a key read as decimal digits give an index
-/// below 10,000. Nibbles above 9 (no pattern) read as 0, like [`Pattern::from_u8`].
+/// below 10,000: the weight tables are indexed so (40 KB a colour instead of 256). Nibbles above
+/// 9 (no pattern) read as 0, like [`Pattern::from_u8`].
 fn compact_index(key: u16) -> usize {
     let digit = |n: u16| if n < 10 { n } else { 0 };
     let mut index = 0;
@@ -164,16 +156,9 @@ fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut threat = vec![0u8; 1 << 16];
-        let mut score = vec![0i16; 1 << 16];
-        let mut info = vec![0u32; 10_000];
         for key in 0..=u16::MAX {
             let pats = [0, 1, 2, 3].map(|d| key_pattern(key, d));
-            let t = classify(pats);
-            threat[usize::from(key)] = t as u8;
-            let s: i32 = pats.iter().map(|&p| PATTERN_SCORE[p as usize]).sum::<i32>()
-                + THREAT_SCORE[t as usize];
-            score[usize::from(key)] = s.min(i32::from(i16::MAX)) as i16;
-            info[compact_index(key)] = pack(t, score[usize::from(key)]);
+            threat[usize::from(key)] = classify(pats) as u8;
         }
         let mut low = [0u16; 256];
         let mut high = [0u16; 256];
@@ -181,14 +166,15 @@ fn tables() -> &'static Tables {
             low[usize::from(b)] = compact_index(b) as u16;
             high[usize::from(b)] = compact_index(b << 8) as u16;
         }
-        Tables {
-            threat,
-            score,
-            info,
-            low,
-            high,
-        }
+        Tables { threat, low, high }
     })
+}
+
+/// The compact index of a key is `low[key & 0xFF] + high[key >> 8]` (see the weight tables).
+#[must_use]
+pub fn compact_halves() -> (&'static [u16; 256], &'static [u16; 256]) {
+    let t = tables();
+    (&t.low, &t.high)
 }
 
 /// The threat class of a packed key.
@@ -198,15 +184,10 @@ pub fn threat_of(key: u16) -> Threat {
     Threat::from_u8(tables().threat[usize::from(key)])
 }
 
-/// The evaluation score of a packed key: the sum of its pattern values plus a bonus for the
-/// combination.
-#[inline]
+/// A threat class and a cell value in one word: the class in the low byte, the value (as i16)
+/// in the upper half.
 #[must_use]
-pub fn score_of(key: u16) -> i32 {
-    i32::from(tables().score[usize::from(key)])
-}
-
-fn pack(t: Threat, score: i16) -> u32 {
+pub fn pack_info(t: Threat, score: i16) -> u32 {
     (u32::from(score as u16) << 16) | t as u32
 }
 
@@ -224,58 +205,11 @@ pub fn info_threat_index(info: u32) -> usize {
     (info & 0xFF) as usize
 }
 
-/// The score in a packed info word.
+/// The cell value in a packed info word.
 #[inline]
 #[must_use]
 pub fn info_score(info: u32) -> i32 {
     i32::from((info >> 16) as u16 as i16)
-}
-
-/// Both lookups at once, for the board's hot path.
-#[derive(Clone, Copy)]
-pub struct ThreatTables {
-    threat: &'static [u8],
-    score: &'static [i16],
-    info: &'static [u32],
-    low: &'static [u16; 256],
-    high: &'static [u16; 256],
-}
-
-impl ThreatTables {
-    /// The shared tables.
-    #[must_use]
-    pub fn get() -> ThreatTables {
-        let t = tables();
-        ThreatTables {
-            threat: &t.threat,
-            score: &t.score,
-            info: &t.info,
-            low: &t.low,
-            high: &t.high,
-        }
-    }
-
-    /// Threat and score of a packed key in one word (see [`info_threat`], [`info_score`]).
-    #[inline]
-    #[must_use]
-    pub fn info(self, key: u16) -> u32 {
-        let index = self.low[usize::from(key & 0xFF)] + self.high[usize::from(key >> 8)];
-        self.info[usize::from(index)]
-    }
-
-    /// The threat class of a packed key.
-    #[inline]
-    #[must_use]
-    pub fn threat(self, key: u16) -> Threat {
-        Threat::from_u8(self.threat[usize::from(key)])
-    }
-
-    /// The score of a packed key.
-    #[inline]
-    #[must_use]
-    pub fn score(self, key: u16) -> i32 {
-        i32::from(self.score[usize::from(key)])
-    }
 }
 
 #[cfg(test)]
@@ -302,18 +236,13 @@ mod tests {
             .fold(0u16, |k, (d, &p)| with_pattern(k, d, p));
         assert_eq!(key_pattern(key, 1), B4);
         assert_eq!(threat_of(key), Threat::Five);
-        assert!(score_of(key) > score_of(with_pattern(key, 3, Dead)));
-        let t = ThreatTables::get();
-        for k in [key, 0, 0x1234, 0xFFFF, 0x9999, 0x0A90] {
-            assert_eq!(info_threat(t.info(k)), threat_of(k));
-            assert_eq!(info_score(t.info(k)), score_of(k));
-        }
+        let (low, high) = compact_halves();
         for k in 0..=u16::MAX {
-            let info = t.info(k);
-            assert_eq!(
-                (info_threat(info), info_score(info)),
-                (threat_of(k), score_of(k))
-            );
+            let index = usize::from(low[usize::from(k & 0xFF)] + high[usize::from(k >> 8)]);
+            assert_eq!(index, compact_index(k));
+            assert!(index < 10_000);
         }
+        let info = pack_info(Threat::Flex3, -7);
+        assert_eq!((info_threat(info), info_score(info)), (Threat::Flex3, -7));
     }
 }
