@@ -2,9 +2,10 @@
 //!
 //! Counting game trees ([`count`]), the exact solver for small boards ([`solver`]), the classic
 //! bots the project grew from and the level ladder ([`bots`], [`level`]), the attack-weight heat
-//! map ([`weights`]), all behind one [`Bot`] interface. Time and stopping come in through
-//! [`Limits`]; the engine reads no clock of its own and does no I/O, and starts no threads unless
-//! a search is given more than one ([`search::Engine::set_threads`], Lazy SMP).
+//! map ([`weights`]), all behind one [`Bot`] interface; [`tune`] fits the engine's evaluation to
+//! recorded games. Time and stopping come in through [`Limits`]; the engine reads no clock of its
+//! own and does no I/O, and starts no threads unless a search is given more than one
+//! ([`search::Engine::set_threads`], Lazy SMP).
 
 pub mod bench;
 mod bot;
@@ -18,6 +19,7 @@ mod rng;
 pub mod roster;
 pub mod search;
 pub mod solver;
+pub mod tune;
 mod value;
 mod variant;
 pub mod weights;

@@ -2,6 +2,7 @@
 
 mod analysis;
 mod play;
+mod tune;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -34,7 +35,9 @@ enum Command {
     /// Search a fixed set of positions and report nodes, time and speed, ending with "Bench: N".
     Bench(BenchArgs),
     /// Play bots, levels or external Gomocup engines against each other and report the score and Elo.
-    Match(mnk_gomocup::MatchArgs),
+    Match(Box<mnk_gomocup::MatchArgs>),
+    /// Fit the engine's weight table to games recorded by `mnk match --record` (Texel tuning).
+    Tune(tune::TuneArgs),
 }
 
 /// Most searches `mnk serve --threads` runs at once.
@@ -163,6 +166,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Match(args)) => play_match(&args),
+        Some(Command::Tune(args)) => tune::run(&args),
         None => serve(None),
     };
     match result {

@@ -8,6 +8,11 @@
 //! reason is kept with the game. Games start from openings (a file, or generated from the seed);
 //! each opening is played twice with the players' sides swapped, so that the first-move advantage
 //! cancels out. Games can run side by side (`--concurrency`).
+//!
+//! For comparing evaluations without the noise of a shared machine's clock, `--nodes` caps every
+//! search of our engine in nodes (one thread, a node cap: the same game every run), and
+//! `--weights-a`/`--weights-b` give a player's engine another weight table. `--record` writes the
+//! games as `mnk tune` reads them.
 
 pub mod elo;
 pub mod engine;
@@ -24,7 +29,9 @@ use std::time::{Duration, Instant};
 
 use mnk_core::{Cell, Opening, Outcome, Player, Position, Record, Rules, MAX_SIDE};
 use mnk_engine::roster::{create_with, BotSpec};
+use mnk_engine::search::weight_table::{WeightTable, Weights};
 use mnk_engine::search::{EngineConfig, MAX_THREADS};
+use mnk_engine::tune::{RecordedEnding, RecordedGame, RECORD_HEADER};
 use mnk_engine::{Bot, Deadline, Limits};
 
 use crate::time_control::TimeControl;
@@ -46,6 +53,8 @@ pub const MAX_GAME_MS: u64 = 86_400_000;
 pub const MAX_TOLERANCE_MS: u64 = 60_000;
 /// Most games at once (`--concurrency`; at least 1).
 pub const MAX_CONCURRENCY: u64 = 64;
+/// Largest node cap per search (`--nodes`).
+pub const MAX_NODES: u64 = 1_000_000_000_000;
 /// Most memory offered to an external engine, in MB (`--memory-mb`, 0 for no limit): 64 GB.
 pub const MAX_MEMORY_MB: u64 = 65_536;
 
@@ -144,6 +153,22 @@ pub struct MatchArgs {
     /// Save the games to this file, one line per game.
     #[arg(long)]
     pub save: Option<PathBuf>,
+    /// Record the games for `mnk tune` in this file, one line per game as it ends (after a
+    /// header line): rules, result, ending, opening stones and moves, separated by tabs.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Cap every search of our engine at this many nodes (1 to 10^12), besides the move time:
+    /// with one thread, the same games on every run.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
+    pub nodes: Option<u64>,
+    /// A weight table file (as `mnk tune` writes) for player A's engine instead of the shipped
+    /// one.
+    #[arg(long = "weights-a", value_name = "FILE")]
+    pub weights_a: Option<PathBuf>,
+    /// A weight table file for player B's engine.
+    #[arg(long = "weights-b", value_name = "FILE")]
+    pub weights_b: Option<PathBuf>,
     /// Do not print a line per game while the match runs.
     #[arg(long)]
     pub quiet: bool,
@@ -169,6 +194,10 @@ impl MatchArgs {
             memory_mb: 350,
             threads: None,
             save: None,
+            record: None,
+            nodes: None,
+            weights_a: None,
+            weights_b: None,
             quiet: false,
         }
     }
@@ -217,7 +246,15 @@ pub enum MatchError {
     /// A setting out of range.
     #[error("{0}")]
     Settings(String),
-    /// The games could not be saved.
+    /// A weight table file cannot be used.
+    #[error("weight table {path}: {reason}")]
+    Weights {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The games could not be saved or recorded.
     #[error("cannot save the games to {path}: {reason}")]
     Save {
         /// The file.
@@ -341,6 +378,23 @@ impl GameRecord {
             Ending::FullBoard => "the board is full".into(),
             Ending::MoveLimit => format!("{MAX_PLIES} moves without a winner"),
             Ending::Fault(p, f) => format!("{p} lost by {}: {}", f.kind, f.detail),
+        }
+    }
+
+    /// The game as `--record` writes it (see [`mnk_engine::tune::RecordedGame`]).
+    #[must_use]
+    pub fn recorded(&self, rules: Rules) -> RecordedGame {
+        RecordedGame {
+            rules,
+            winner: self.winner(),
+            ending: match self.ending {
+                Ending::Line(_) => RecordedEnding::Line,
+                Ending::FullBoard => RecordedEnding::Full,
+                Ending::MoveLimit => RecordedEnding::Limit,
+                Ending::Fault(..) => RecordedEnding::Fault,
+            },
+            opening_plies: self.opening_plies,
+            moves: self.moves.clone(),
         }
     }
 
@@ -568,13 +622,14 @@ fn seat_player(
     player: &PlayerSpec,
     index: usize,
     who: usize,
+    weights: [Option<&'static WeightTable>; 2],
 ) -> Result<Seat, Fault> {
     match player {
         PlayerSpec::Bot(spec) => create_with(
             spec,
             &args.rules,
             player_seed(args, index, who),
-            engine_config(args, who),
+            engine_config(args, who, weights),
         )
         .map(Seat::Bot)
         .map_err(|e| Fault {
@@ -610,8 +665,30 @@ fn engine_settings(args: &MatchArgs, who: usize) -> EngineSettings {
 }
 
 /// How player `who`'s in-process engine is built.
-fn engine_config(args: &MatchArgs, who: usize) -> EngineConfig {
-    EngineConfig::with_threads(threads_of(args, who).unwrap_or(1))
+fn engine_config(
+    args: &MatchArgs,
+    who: usize,
+    weights: [Option<&'static WeightTable>; 2],
+) -> EngineConfig {
+    EngineConfig {
+        weights: weights[who],
+        ..EngineConfig::with_threads(threads_of(args, who).unwrap_or(1))
+    }
+}
+
+/// Reads the weight tables `--weights-a` and `--weights-b` name.
+fn load_weights(args: &MatchArgs) -> Result<[Option<&'static WeightTable>; 2], MatchError> {
+    let load = |path: &Option<PathBuf>| -> Result<Option<&'static WeightTable>, MatchError> {
+        let Some(path) = path else { return Ok(None) };
+        let fail = |reason: String| MatchError::Weights {
+            path: path.display().to_string(),
+            reason,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+        let weights = Weights::parse(&text).map_err(|e| fail(e.to_string()))?;
+        Ok(Some(WeightTable::leak(weights)))
+    };
+    Ok([load(&args.weights_a)?, load(&args.weights_b)?])
 }
 
 /// Refuses a swap opening the rules or the players cannot play.
@@ -650,6 +727,7 @@ fn check_settings(args: &MatchArgs) -> Result<(), MatchError> {
         ("--tolerance-ms", args.tolerance_ms, 0, MAX_TOLERANCE_MS),
         ("--concurrency", args.concurrency as u64, 1, MAX_CONCURRENCY),
         ("--memory-mb", args.memory_mb, 0, MAX_MEMORY_MB),
+        ("--nodes", args.nodes.unwrap_or(1), 1, MAX_NODES),
         (
             "--threads",
             threads_of(args, 0).unwrap_or(1) as u64,
@@ -694,7 +772,12 @@ pub fn run_match_with(
     let (a, mut a_name) = parse_player(&args.a, &args.engines)?;
     let (b, mut b_name) = parse_player(&args.b, &args.engines)?;
     let players = [a, b];
+    let weights = load_weights(args)?;
     for (who, name) in [&mut a_name, &mut b_name].into_iter().enumerate() {
+        if let Some(path) = [&args.weights_a, &args.weights_b][who] {
+            let file = path.file_name().unwrap_or(path.as_os_str());
+            name.push_str(&format!(" ({} weights)", file.to_string_lossy()));
+        }
         match threads_of(args, who) {
             Some(1) => name.push_str(" with 1 thread"),
             Some(n) => name.push_str(&format!(" with {n} threads")),
@@ -706,7 +789,7 @@ pub fn run_match_with(
     for (who, (spec, text)) in players.iter().zip([&args.a, &args.b]).enumerate() {
         match spec {
             PlayerSpec::Bot(s) => {
-                create_with(s, &rules, 0, engine_config(args, who)).map_err(|e| {
+                create_with(s, &rules, 0, engine_config(args, who, weights)).map_err(|e| {
                     MatchError::Player {
                         text: text.clone(),
                         reason: e.to_string(),
@@ -745,6 +828,21 @@ pub fn run_match_with(
         None => None,
     };
 
+    let recorder = match &args.record {
+        Some(path) => {
+            let fail = |e: std::io::Error| MatchError::Save {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            };
+            let mut file = std::fs::File::create(path).map_err(fail)?;
+            writeln!(file, "{RECORD_HEADER}").map_err(fail)?;
+            Some(Mutex::new(file))
+        }
+        None => None,
+    };
+    // The first game that cannot be recorded: the match goes on, and then fails with it.
+    let record_failed: Mutex<Option<String>> = Mutex::new(None);
+
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; args.games]);
@@ -757,7 +855,16 @@ pub fn run_match_with(
                     break;
                 }
                 let opening = &openings[(i / 2) % openings.len()];
-                let record = play_game(args, &players, names, i, opening);
+                let record = play_game(args, &players, names, i, opening, weights);
+                if let Some(file) = &recorder {
+                    let line = record.recorded(rules).line();
+                    let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                    // Written as each game ends, so an interrupted match keeps its games.
+                    if let Err(e) = writeln!(file, "{line}") {
+                        let mut failed = record_failed.lock().unwrap_or_else(|e| e.into_inner());
+                        failed.get_or_insert(format!("game {}: {e}", record.number));
+                    }
+                }
                 on_game(&record);
                 results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(record);
             });
@@ -770,6 +877,17 @@ pub fn run_match_with(
         .flatten()
         .collect();
 
+    if let (Some(reason), Some(path)) = (
+        record_failed
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner()),
+        &args.record,
+    ) {
+        return Err(MatchError::Save {
+            path: path.display().to_string(),
+            reason,
+        });
+    }
     if let (Some(file), Some(path)) = (&mut save, &args.save) {
         let text: String = games.iter().map(|g| g.save_line() + "\n").collect();
         file.write_all(text.as_bytes())
@@ -797,6 +915,7 @@ fn play_game(
     names: [&str; 2],
     index: usize,
     opening: &[Cell],
+    weights: [Option<&'static WeightTable>; 2],
 ) -> GameRecord {
     let rules = args.rules;
     // Before a swap opening settles the colours, the opener counts as X.
@@ -825,7 +944,7 @@ fn play_game(
     // Seat both players (by player: A, then B); a player that cannot start loses.
     let mut seats: Vec<Seat> = Vec::with_capacity(2);
     for (who, player) in players.iter().enumerate() {
-        match seat_player(args, player, index, who) {
+        match seat_player(args, player, index, who, weights) {
             Ok(s) => seats.push(s),
             Err(fault) => {
                 record.ending = Ending::Fault(side_of(who, a_is_x), fault);
@@ -912,6 +1031,7 @@ fn play_game(
                 let budget = tc.budget(pos.ply());
                 let limits = Limits {
                     deadline: Some(Deadline::from_now(budget)),
+                    max_nodes: args.nodes,
                     ..Limits::default()
                 };
                 let result = bot.choose(&pos, &limits);
@@ -1020,7 +1140,23 @@ mod tests {
         args.time_ms = 100;
         args.quiet = true;
         args.concurrency = 2;
+        let recorded = std::env::temp_dir().join(format!("mnk-record-{}.txt", std::process::id()));
+        args.record = Some(recorded.clone());
         let report = run_match(&args).unwrap();
+        // The record holds every game, in the order they ended, as `mnk tune` reads them.
+        let text = std::fs::read_to_string(&recorded).unwrap();
+        let _ = std::fs::remove_file(&recorded);
+        assert!(text.starts_with(RECORD_HEADER), "{text}");
+        let mut games = mnk_engine::tune::parse_records(&text).unwrap();
+        let mut expected: Vec<_> = report
+            .games
+            .iter()
+            .map(|g| g.recorded(args.rules))
+            .collect();
+        let key = |g: &RecordedGame| g.line();
+        games.sort_by_key(key);
+        expected.sort_by_key(key);
+        assert_eq!(games, expected);
         eprintln!("{report}");
         assert_eq!(report.games.len(), 4);
         let (w, d, l) = report.wdl();
@@ -1132,5 +1268,16 @@ mod tests {
             run_match(&args),
             Err(MatchError::RulesForEngines(_))
         ));
+        let mut args = MatchArgs::new("level6", "level6");
+        args.weights_b = Some(PathBuf::from("/nonexistent/weights.txt"));
+        let e = run_match(&args).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("weight table /nonexistent/weights.txt: "),
+            "{e}"
+        );
+        let mut args = MatchArgs::new("level6", "level6");
+        args.nodes = Some(0);
+        assert!(matches!(run_match(&args), Err(MatchError::Settings(m)) if m.contains("--nodes")));
     }
 }

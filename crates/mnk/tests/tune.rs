@@ -1,0 +1,200 @@
+//! `mnk tune` end to end: a quick match records games, the tuner fits a table to them that lowers
+//! the error, and a match plays with the new table; bad files get clear messages.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn mnk(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mnk"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("mnk runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mnk-tune-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+fn path(p: &std::path::Path) -> &str {
+    p.to_str().expect("a UTF-8 path")
+}
+
+/// The number after `label` in `out`.
+fn number_after(out: &str, label: &str) -> f64 {
+    let rest = &out[out
+        .find(label)
+        .unwrap_or_else(|| panic!("no '{label}' in {out}"))
+        + label.len()..];
+    rest.split(|c: char| c == ',' || c.is_whitespace())
+        .find(|w| !w.is_empty())
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no number after '{label}' in {out}"))
+}
+
+#[test]
+fn tune_lowers_the_error_on_recorded_games() {
+    let dir = scratch("fit");
+    let games = dir.join("games.txt");
+    let table = dir.join("tuned.txt");
+    // Unequal players, so the two games of an opening differ; node caps keep it quick.
+    let out = mnk(&[
+        "match",
+        "level5",
+        "level4",
+        "--games",
+        "24",
+        "--nodes",
+        "3000",
+        "--time-ms",
+        "2000",
+        "--quiet",
+        "--record",
+        path(&games),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = mnk(&[
+        "tune",
+        path(&games),
+        "--out",
+        path(&table),
+        "--iterations",
+        "300",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}{stdout}", text(&out.stderr));
+    let before = number_after(&stdout, "Error: ");
+    let after = number_after(&stdout, "before, ");
+    assert!(after < before, "{stdout}");
+    // The new table is a table: a match plays with it.
+    let written = std::fs::read_to_string(&table).unwrap();
+    assert!(written.contains("tuned by `mnk tune`"), "{written}");
+    let out = mnk(&[
+        "match",
+        "level4",
+        "level4",
+        "--games",
+        "2",
+        "--nodes",
+        "2000",
+        "--time-ms",
+        "2000",
+        "--quiet",
+        "--weights-a",
+        path(&table),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("level4 (tuned.txt weights) vs level4"),
+        "{stdout}"
+    );
+    // The same games give the same table.
+    let again = dir.join("again.txt");
+    let out = mnk(&[
+        "tune",
+        path(&games),
+        "--out",
+        path(&again),
+        "--iterations",
+        "300",
+    ]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_to_string(&again)
+            .unwrap()
+            .lines()
+            .skip(3)
+            .collect::<Vec<_>>(),
+        written.lines().skip(3).collect::<Vec<_>>()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_explains_files_it_cannot_use() {
+    let dir = scratch("bad");
+    let out_file = dir.join("out.txt");
+    let refused = |args: &[&str], expected: &str| {
+        let out = mnk(args);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    let missing = dir.join("missing.txt");
+    refused(
+        &["tune", path(&missing), "--out", path(&out_file)],
+        "cannot read",
+    );
+    let garbage = dir.join("garbage.txt");
+    std::fs::write(&garbage, "# a comment\nnot a game\n").unwrap();
+    refused(
+        &["tune", path(&garbage), "--out", path(&out_file)],
+        "garbage.txt, line 2: 1 fields",
+    );
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    refused(
+        &["tune", path(&empty), "--out", path(&out_file)],
+        "hold no games",
+    );
+    let one = dir.join("one.txt");
+    std::fs::write(&one, "15x15x5\t1-0\tline\t0\th8 a1 i8 a2 j8 a3 k8 a4 l8\n").unwrap();
+    refused(
+        &[
+            "tune",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--variant",
+            "exact",
+        ],
+        "no quiet positions",
+    );
+    refused(
+        &[
+            "tune",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--variant",
+            "gomoku",
+        ],
+        "the variants are freestyle, exact, unbounded, renju, caro",
+    );
+    refused(
+        &[
+            "tune",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--start",
+            path(&garbage),
+        ],
+        "garbage.txt: line 2",
+    );
+    refused(
+        &[
+            "tune",
+            path(&one),
+            "--out",
+            path(&dir.join("no/such/dir.txt")),
+        ],
+        "cannot write",
+    );
+    refused(
+        &["match", "level6", "level6", "--weights-a", path(&garbage)],
+        "weight table",
+    );
+    assert!(!out_file.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
