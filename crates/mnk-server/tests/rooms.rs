@@ -58,6 +58,21 @@ async fn join(addr: SocketAddr, room: &str) -> Value {
     reply
 }
 
+/// A gomoku room whose creator plays X and a second visitor O: the room and both tokens.
+async fn gomoku_with_two_players(addr: SocketAddr) -> (String, String, String) {
+    let (room, x, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
+    let o = join_token(addr, &room).await;
+    (room, x, o)
+}
+
+/// Joins room `room` as a newcomer: the seat's token.
+async fn join_token(addr: SocketAddr, room: &str) -> String {
+    join(addr, room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 async fn play(addr: SocketAddr, room: &str, token: &str, ply: usize, cell: &str) -> (u16, Value) {
     let body = json!({ "token": token, "ply": ply, "cell": cell });
     call(addr, "POST", &format!("/api/rooms/{room}/move"), body).await
@@ -173,10 +188,7 @@ async fn refusals_have_codes_and_leave_the_game_unchanged() {
         (status, early["error"]["code"].as_str()),
         (409, Some("waiting_for_opponent"))
     );
-    let o = join(addr, &room).await["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let o = join_token(addr, &room).await;
     assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
     let before = state(addr, &room).await;
     let (status, live) = call(
@@ -308,11 +320,7 @@ async fn the_socket_refuses_bad_messages_with_codes_and_stays_open() {
     let dir = tempfile::tempdir().unwrap();
     let server = server_on(&dir).await;
     let addr = server.addr;
-    let (room, x, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
-    let o = join(addr, &room).await["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (room, x, o) = gomoku_with_two_players(addr).await;
     let mut ws = socket(addr, &room).await;
     assert_eq!(next(&mut ws).await["state"]["ply"], 0);
 
@@ -383,10 +391,7 @@ async fn a_returning_player_gets_the_seat_and_game_back_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let server = server_on(&dir).await;
     let (room, x, _) = create(server.addr, json!({"rules": "gomoku15", "colour": "O"})).await;
-    let o = join(server.addr, &room).await["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let o = join_token(server.addr, &room).await;
     assert_eq!(play(server.addr, &room, &o, 0, "h8").await.0, 200);
     assert_eq!(play(server.addr, &room, &x, 1, "h9").await.0, 200);
     server.stop().await;
@@ -424,10 +429,7 @@ async fn draws_are_offered_and_accepted_resigning_ends_and_a_rematch_swaps_colou
     let server = server_on(&dir).await;
     let addr = server.addr;
     let (room, a, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
-    let b = join(addr, &room).await["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let b = join_token(addr, &room).await;
     let act = |what: &'static str, token: String| {
         let room = room.clone();
         async move {
@@ -800,11 +802,7 @@ async fn the_room_is_told_which_seats_are_connected() {
     let dir = tempfile::tempdir().unwrap();
     let server = server_on(&dir).await;
     let addr = server.addr;
-    let (room, x, _) = create(addr, json!({"rules": "gomoku15", "colour": "X"})).await;
-    let o = join(addr, &room).await["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (room, x, o) = gomoku_with_two_players(addr).await;
     let mut watcher = socket(addr, &room).await;
     let first = next(&mut watcher).await;
     let here = |state: &Value| json!([state["seats"][0]["here"], state["seats"][1]["here"]]);
@@ -863,10 +861,7 @@ async fn under_renju_the_room_lists_blacks_forbidden_points_and_refuses_them() {
     let (room, x, created) = create(addr, json!({"rules": "renju", "colour": "X"})).await;
     assert_eq!(created["state"]["rules"]["win"], "renju");
     assert_eq!(created["state"]["forbidden"], json!([]));
-    let o = join(addr, &room).await["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let o = join_token(addr, &room).await;
     // Black (X) gets an open two across (f8 g8) and one down (h9 h10) meeting at h8.
     let game = ["f8", "a1", "g8", "c1", "h9", "e1", "h10", "g1"];
     for (ply, cell) in game.into_iter().enumerate() {
