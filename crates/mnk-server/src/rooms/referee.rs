@@ -6,10 +6,10 @@
 //! mnk-core alone decides what is legal and when a game is over; the referee adds what a room
 //! adds to a game: seats, turns, the ply a client expects, clocks, resigning, offers, rematches.
 
-use mnk_core::{Cell, Outcome, Player, Position, Rules};
+use mnk_core::{Cell, Outcome, Player, Position};
 
+use super::reading::{clocks, colour_of, game, is_over, offer, Game};
 use super::store::{Op, Snapshot};
-use super::view::{state_view, RoomView};
 use crate::error::ApiError;
 
 /// What a seat asks of its room.
@@ -28,96 +28,6 @@ pub enum Action {
     Draw,
     /// Offer a rematch with colours swapped, or accept the opponent's offer.
     Rematch,
-}
-
-/// A room's current game, read with mnk-core.
-#[derive(Clone, Debug)]
-pub struct Game {
-    /// The rules.
-    pub rules: Rules,
-    /// The position after the stored moves.
-    pub pos: Position,
-}
-
-/// Reads the current game of a snapshot. A stored game that does not replay is damage, not a
-/// client's error.
-pub fn game(snap: &Snapshot) -> Result<Game, ApiError> {
-    let damaged = |what: String| ApiError::Internal(format!("room {} holds {what}", snap.room.id));
-    let rules: Rules = snap
-        .room
-        .rules
-        .parse()
-        .map_err(|e| damaged(format!("unreadable rules: {e}")))?;
-    let mut pos = Position::new(rules);
-    for stored in &snap.moves {
-        let cell: Cell = stored
-            .cell
-            .parse()
-            .map_err(|e| damaged(format!("an unreadable move: {e}")))?;
-        pos.try_play(cell)
-            .map_err(|e| damaged(format!("an illegal move: {e}")))?;
-    }
-    Ok(Game { rules, pos })
-}
-
-/// The colour seat `seat` plays in the current game.
-#[must_use]
-pub fn colour_of(snap: &Snapshot, seat: usize) -> Player {
-    if i64::try_from(seat).ok() == Some(snap.game.x_seat) {
-        Player::X
-    } else {
-        Player::O
-    }
-}
-
-/// The seat playing `colour` in the current game.
-#[must_use]
-pub fn seat_of(snap: &Snapshot, colour: Player) -> usize {
-    let x = usize::from(snap.game.x_seat == 1);
-    if colour == Player::X {
-        x
-    } else {
-        1 - x
-    }
-}
-
-/// Whether the current game has a result.
-#[must_use]
-pub fn is_over(snap: &Snapshot) -> bool {
-    snap.game.result.is_some()
-}
-
-/// The game's two clocks at `now`, in milliseconds left (X's, O's), and whose is running.
-#[must_use]
-pub fn clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<(i64, i64, Option<Player>)> {
-    let (initial, _) = snap.room.clock?;
-    let mover = |ply: usize| {
-        if ply % 2 == 0 {
-            game.rules.first()
-        } else {
-            game.rules.first().opponent()
-        }
-    };
-    let mut left = [initial, initial];
-    for (ply, stored) in snap.moves.iter().enumerate() {
-        left[usize::from(mover(ply) == Player::O)] = stored.clock_ms.unwrap_or(initial);
-    }
-    // A closed room's clocks stand still (and no flag falls there: nothing is written to it).
-    let running = snap
-        .game
-        .started_ms
-        .filter(|_| !is_over(snap) && snap.room.closed_ms.is_none())
-        .map(|started| {
-            let since = snap.moves.last().map_or(started, |m| m.played_ms);
-            let side = mover(snap.moves.len());
-            left[usize::from(side == Player::O)] -= (now - since).max(0);
-            side
-        });
-    if snap.game.reason.as_deref() == Some("time") {
-        // Lost on time: the side to move's clock stopped at zero.
-        left[usize::from(mover(snap.moves.len()) == Player::O)] = 0;
-    }
-    Some((left[0], left[1], running))
 }
 
 /// The steps that end the game on time if the side to move has run out of it at `now`.
@@ -195,9 +105,11 @@ fn play(
     now: i64,
 ) -> Result<Vec<Op>, ApiError> {
     playing(snap)?;
+    // The state a stale client needs is the view's to write: the service adds it
+    // (`view::with_state`), so that the referee decides without knowing how rooms are shown.
     let stale = |message: String| ApiError::StalePly {
         message,
-        state: Box::new(view_json(snap, now)),
+        state: Box::new(serde_json::Value::Null),
     };
     if ply != snap.moves.len() {
         return Err(stale(format!(
@@ -250,11 +162,6 @@ fn ending(pos: &Position) -> Option<(Option<Player>, &'static str)> {
     }
 }
 
-/// The offer text for `kind` by `seat`: `draw:0`.
-fn offer(kind: &str, seat: usize) -> String {
-    format!("{kind}:{seat}")
-}
-
 /// A draw offer, or the acceptance of the opponent's.
 fn draw(snap: &Snapshot, seat: usize) -> Result<Vec<Op>, ApiError> {
     playing(snap)?;
@@ -295,14 +202,6 @@ fn rematch(snap: &Snapshot, seat: usize) -> Result<Vec<Op>, ApiError> {
     ])
 }
 
-/// The seat a token hash holds in the room, if any.
-#[must_use]
-pub fn seat_of_token(snap: &Snapshot, hash: &str) -> Option<usize> {
-    snap.seats
-        .iter()
-        .position(|s| s.token_hash.as_deref() == Some(hash))
-}
-
 /// The steps that seat a newcomer (token hash or bot) in the free seat, starting the game when
 /// both seats are then taken; `None` when no seat is free.
 #[must_use]
@@ -328,17 +227,10 @@ pub fn take_free_seat(
     Some((seat, ops))
 }
 
-/// The room as clients see it, as JSON (for refusals that carry the state).
-#[must_use]
-pub fn view_json(snap: &Snapshot, now: i64) -> serde_json::Value {
-    state_view(snap, now).map_or(serde_json::Value::Null, |v: RoomView| {
-        serde_json::to_value(v).unwrap_or_default()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rooms::reading::seat_of_token;
     use crate::rooms::store::{GameRow, MoveRow, RoomRow, SeatRow};
 
     /// A room of `rules` with both seats taken at time 0, seat 0 playing X, and `moves` played

@@ -20,7 +20,8 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use super::limits::Ask;
-use super::referee::{colour_of, Action};
+use super::reading::colour_of;
+use super::referee::Action;
 use super::view::{ClientMessage, ServerMessage};
 use super::{closed, Rooms};
 use crate::clients::Client;

@@ -5,7 +5,7 @@ use mnk_core::Player;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use super::referee::{self, clocks, colour_of, seat_of};
+use super::reading::{self, clocks, colour_of, seat_of};
 use super::store::Snapshot;
 use crate::error::ApiError;
 use crate::game::{cell_json, forbidden_json, game_outcome_json};
@@ -141,7 +141,7 @@ pub struct GameRecord {
 
 /// The record of a finished game (`game_not_over` while it is played).
 pub fn game_record(snap: &Snapshot) -> Result<GameRecord, ApiError> {
-    let game = referee::game(snap)?;
+    let game = reading::game(snap)?;
     let result = result_view(snap).ok_or_else(|| {
         ApiError::GameNotOver("this game is still being played: watch it in its room".into())
     })?;
@@ -245,11 +245,11 @@ pub enum ClientMessage {
 
 /// The room as clients see it at `now`.
 pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
-    let game = referee::game(snap)?;
+    let game = reading::game(snap)?;
     let pos = &game.pos;
     let status = if snap.room.closed_ms.is_some() {
         "closed"
-    } else if referee::is_over(snap) {
+    } else if reading::is_over(snap) {
         "over"
     } else if snap.game.started_ms.is_none() {
         "waiting"
@@ -281,7 +281,7 @@ pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
         last: pos.last_move().map(|c| cell_json(&game.rules, c)),
         forbidden: game.rules.has_forbidden_moves(game.rules.first()).then(|| {
             // A game ended by resignation, agreement or time has no move left to forbid.
-            if referee::is_over(snap) {
+            if reading::is_over(snap) {
                 Vec::new()
             } else {
                 forbidden_json(pos)
@@ -310,10 +310,10 @@ fn result_view(snap: &Snapshot) -> Option<ResultView> {
 }
 
 fn offer_view(snap: &Snapshot) -> Option<OfferView> {
-    let (kind, seat) = snap.room.offer.as_deref()?.split_once(':')?;
+    let (kind, seat) = reading::offered(snap)?;
     Some(OfferView {
         kind: kind.to_string(),
-        seat: seat.parse().ok()?,
+        seat,
     })
 }
 
@@ -336,9 +336,26 @@ pub fn seated(
 /// The seat playing the side to move, if the game is on and a bot sits there: the bot is due.
 #[must_use]
 pub fn bot_due(snap: &Snapshot, to_move: Player) -> Option<(usize, String)> {
-    if referee::is_over(snap) || snap.game.started_ms.is_none() || snap.room.closed_ms.is_some() {
+    if reading::is_over(snap) || snap.game.started_ms.is_none() || snap.room.closed_ms.is_some() {
         return None;
     }
     let seat = seat_of(snap, to_move);
     snap.seats[seat].bot.clone().map(|bot| (seat, bot))
+}
+
+/// `error` with the room's state at `now` in it, where the refusal carries the state
+/// (`stale_ply`): the referee refuses, the view says what the client missed.
+#[must_use]
+pub fn with_state(error: ApiError, snap: &Snapshot, now: i64) -> ApiError {
+    match error {
+        ApiError::StalePly { message, .. } => {
+            let state = state_view(snap, now)
+                .map_or(Json::Null, |v| serde_json::to_value(v).unwrap_or_default());
+            ApiError::StalePly {
+                message,
+                state: Box::new(state),
+            }
+        }
+        other => other,
+    }
 }
