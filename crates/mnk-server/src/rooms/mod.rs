@@ -459,7 +459,9 @@ impl Rooms {
     /// Invites bot `bot` (checked to play the room's rules) to the free seat.
     pub async fn invite(self: &Arc<Self>, id: &str, bot: &BotSpec) -> Result<Snapshot, ApiError> {
         let snap = self.load(id).await?;
-        roster::check_rules(bot, &reading::game(&snap)?.rules).map_err(ApiError::from)?;
+        let game = reading::game(&snap)?;
+        roster::check_rules(bot, &game.rules).map_err(ApiError::from)?;
+        http::check_opening(game.opening, &game.rules, false, true)?;
         let name = bot.to_string();
         self.change(id, |snap, _| {
             referee::take_free_seat(snap, None, Some(name.clone()))

@@ -1,9 +1,9 @@
 //! Reading a room: what a [`Snapshot`] says about its current game — the position (replayed
 //! with mnk-core), which seat plays which colour, the clocks, whether the game is over, what is
-//! on offer. Both the [`referee`](super::referee), which decides on a snapshot, and the
+//! on offer, where a swap opening stands. Both the [`referee`](super::referee), which decides on a snapshot, and the
 //! [`view`](super::view), which shows it, read through here; neither needs the other.
 
-use mnk_core::{Cell, Player, Position, Rules};
+use mnk_core::{Cell, Decision, Opening, Player, Position, Rules, Seat, Step};
 
 use super::store::Snapshot;
 use crate::error::ApiError;
@@ -15,6 +15,82 @@ pub struct Game {
     pub rules: Rules,
     /// The position after the stored moves.
     pub pos: Position,
+    /// How the room's games open.
+    pub opening: Opening,
+    /// The decisions of this game's opening so far.
+    pub decisions: Vec<Decision>,
+}
+
+impl Game {
+    /// Where the opening stands: who places or chooses, or the colours settled (always settled,
+    /// with the opener black, in a free opening).
+    pub fn step(&self) -> Result<Step, ApiError> {
+        self.opening
+            .step(self.pos.ply(), &self.decisions)
+            .map_err(|e| ApiError::Internal(format!("a room's opening does not replay: {e}")))
+    }
+}
+
+/// The room's opening and the current game's decisions, as stored.
+pub fn opening(snap: &Snapshot) -> Result<(Opening, Vec<Decision>), String> {
+    let opening: Opening = snap.room.opening.parse()?;
+    let decisions = decisions(&snap.game.decisions)?;
+    Ok((opening, decisions))
+}
+
+/// Decisions as stored: comma-separated names, none for an empty text.
+pub fn decisions(text: &str) -> Result<Vec<Decision>, String> {
+    text.split(',')
+        .filter(|d| !d.is_empty())
+        .map(str::parse)
+        .collect()
+}
+
+/// Decisions as they are stored.
+#[must_use]
+pub fn decisions_text(decisions: &[Decision]) -> String {
+    decisions
+        .iter()
+        .map(|d| d.name())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Whether the game's swap opening has settled the colours the other way round from how the
+/// seats were first given them. A game stores `x_seat` as if the opener kept the first
+/// player's colour (black); when the chooser ends up black, the seats' colours are swapped.
+fn swapped(snap: &Snapshot) -> bool {
+    let Ok((opening, decisions)) = opening(snap) else {
+        return false;
+    };
+    matches!(
+        opening.step(snap.moves.len(), &decisions),
+        Ok(Step::Settled {
+            black: Seat::Chooser
+        })
+    )
+}
+
+/// The room seat that opens the current game: the one given the first player's colour at its
+/// start (see [`swapped`]).
+#[must_use]
+pub fn opener_seat(snap: &Snapshot, rules: &Rules) -> usize {
+    let x = usize::from(snap.game.x_seat == 1);
+    if rules.first() == Player::X {
+        x
+    } else {
+        1 - x
+    }
+}
+
+/// The room seat of an opening's `seat` (opener or chooser) in the current game.
+#[must_use]
+pub fn room_seat(snap: &Snapshot, rules: &Rules, seat: Seat) -> usize {
+    let opener = opener_seat(snap, rules);
+    match seat {
+        Seat::Opener => opener,
+        Seat::Chooser => 1 - opener,
+    }
 }
 
 /// Reads the current game of a snapshot. A stored game that does not replay is damage, not a
@@ -35,28 +111,33 @@ pub fn game(snap: &Snapshot) -> Result<Game, ApiError> {
         pos.try_play(cell)
             .map_err(|e| damaged(format!("an illegal move: {e}")))?;
     }
-    Ok(Game { rules, pos })
+    let (opening, decisions) =
+        opening(snap).map_err(|e| damaged(format!("an unreadable opening: {e}")))?;
+    Ok(Game {
+        rules,
+        pos,
+        opening,
+        decisions,
+    })
 }
 
-/// The colour seat `seat` plays in the current game.
+/// The colour seat `seat` plays in the current game. While a swap opening is still being
+/// played this is the colour the seat was given at the start (the opener has black's); the
+/// opening decides who acts then, not the colours.
 #[must_use]
 pub fn colour_of(snap: &Snapshot, seat: usize) -> Player {
-    if i64::try_from(seat).ok() == Some(snap.game.x_seat) {
+    let x = i64::try_from(seat).ok() == Some(snap.game.x_seat);
+    if x != swapped(snap) {
         Player::X
     } else {
         Player::O
     }
 }
 
-/// The seat playing `colour` in the current game.
+/// The seat playing `colour` in the current game (as [`colour_of`] says).
 #[must_use]
 pub fn seat_of(snap: &Snapshot, colour: Player) -> usize {
-    let x = usize::from(snap.game.x_seat == 1);
-    if colour == Player::X {
-        x
-    } else {
-        1 - x
-    }
+    usize::from(colour_of(snap, 0) != colour)
 }
 
 /// Whether the current game has a result.

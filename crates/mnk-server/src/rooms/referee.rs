@@ -4,11 +4,17 @@
 //! the reading, writing and telling.
 //!
 //! mnk-core alone decides what is legal and when a game is over; the referee adds what a room
-//! adds to a game: seats, turns, the ply a client expects, clocks, resigning, offers, rematches.
+//! adds to a game: seats, turns, the ply a client expects, clocks, resigning, offers, rematches,
+//! and who acts in a swap opening.
+//!
+//! A swap opening ([`mnk_core::Opening`]) decides who acts from its stones and decisions alone
+//! ([`Game::step`]): the seat that opens places the first stones (both colours), the other
+//! chooses, and each seat plays a colour only once the colours are settled. The seats' colours
+//! follow from the decisions ([`colour_of`]), so settling them writes nothing but the decision.
 
-use mnk_core::{Cell, Outcome, Player, Position};
+use mnk_core::{Cell, Decision, Outcome, Player, Position, Step};
 
-use super::reading::{clocks, colour_of, game, is_over, offer, Game};
+use super::reading::{clocks, colour_of, decisions_text, game, is_over, offer, room_seat, Game};
 use super::store::{Op, Snapshot};
 use crate::error::ApiError;
 
@@ -21,6 +27,13 @@ pub enum Action {
         ply: usize,
         /// The cell, in either notation.
         cell: String,
+    },
+    /// A decision of a swap opening at `ply` (the client's count of stones so far).
+    Decide {
+        /// The ply the client expects the decision at.
+        ply: usize,
+        /// The decision.
+        decision: Decision,
     },
     /// Resign the current game.
     Resign,
@@ -66,6 +79,7 @@ pub fn decide(
     let game = game(snap)?;
     match action {
         Action::Move { ply, cell } => play(snap, &game, seat, *ply, cell, now),
+        Action::Decide { ply, decision } => choose(snap, &game, seat, *ply, *decision),
         Action::Resign => {
             playing(snap)?;
             Ok(finish(
@@ -105,24 +119,37 @@ fn play(
     now: i64,
 ) -> Result<Vec<Op>, ApiError> {
     playing(snap)?;
-    // The state a stale client needs is the view's to write: the service adds it
-    // (`view::with_state`), so that the referee decides without knowing how rooms are shown.
-    let stale = |message: String| ApiError::StalePly {
-        message,
-        state: Box::new(serde_json::Value::Null),
-    };
     if ply != snap.moves.len() {
-        return Err(stale(format!(
-            "the game is at ply {}, not {ply}: here is the game as it stands",
-            snap.moves.len()
-        )));
+        return Err(stale_at(snap, ply));
     }
-    if colour_of(snap, seat) != game.pos.to_move() {
-        return Err(ApiError::NotYourTurn(format!(
-            "it is {}'s turn, and you play {}",
-            game.pos.to_move(),
-            colour_of(snap, seat)
-        )));
+    match game.step()? {
+        Step::Settled { .. } => {
+            if colour_of(snap, seat) != game.pos.to_move() {
+                return Err(ApiError::NotYourTurn(format!(
+                    "it is {}'s turn, and you play {}",
+                    game.pos.to_move(),
+                    colour_of(snap, seat)
+                )));
+            }
+        }
+        Step::Place { seat: placer, left } => {
+            if room_seat(snap, &game.rules, placer) != seat {
+                return Err(ApiError::NotYourTurn(format!(
+                    "the other seat places the opening's stones ({left} more) before a colour \
+                     is chosen"
+                )));
+            }
+        }
+        Step::Choose { seat: chooser, .. } => {
+            return Err(if room_seat(snap, &game.rules, chooser) == seat {
+                ApiError::OpeningStep(
+                    "choose first: take black or white (or, in swap2, place two more stones)"
+                        .into(),
+                )
+            } else {
+                ApiError::NotYourTurn("the other seat is choosing a colour".into())
+            });
+        }
     }
     crate::game::check_move_count(&game.rules, ply + 1)?;
     let cell: Cell = text.parse().map_err(|e| ApiError::BadCell {
@@ -148,6 +175,79 @@ fn play(
     }
     if let Some((winner, reason)) = ending(&pos) {
         ops.extend(finish(snap, winner, reason));
+    }
+    Ok(ops)
+}
+
+/// The refusal of an action decided on an old reading of the game, at `ply`.
+fn stale_at(snap: &Snapshot, ply: usize) -> ApiError {
+    // The state a stale client needs is the view's to write: the service adds it
+    // (`view::with_state`), so that the referee decides without knowing how rooms are shown.
+    ApiError::StalePly {
+        message: format!(
+            "the game is at ply {}, not {ply}: here is the game as it stands",
+            snap.moves.len()
+        ),
+        state: Box::new(serde_json::Value::Null),
+    }
+}
+
+/// A decision of the swap opening: the game in progress, the expected ply, then the opening's
+/// verdict: the step must be a choice, this seat's, among its options.
+fn choose(
+    snap: &Snapshot,
+    game: &Game,
+    seat: usize,
+    ply: usize,
+    decision: Decision,
+) -> Result<Vec<Op>, ApiError> {
+    playing(snap)?;
+    if ply != snap.moves.len() {
+        return Err(stale_at(snap, ply));
+    }
+    let Step::Choose {
+        seat: chooser,
+        options,
+    } = game.step()?
+    else {
+        if let Some((_, earlier)) = game.decisions.split_last() {
+            if matches!(game.opening.step(ply, earlier), Ok(Step::Choose { .. })) {
+                // The decision due at this ply was made already (the client had not seen it).
+                return Err(stale_at(snap, ply));
+            }
+        }
+        return Err(ApiError::OpeningStep(
+            if game.opening == mnk_core::Opening::Free {
+                "this room's games open freely: there is no colour to choose".into()
+            } else {
+                "there is no colour to choose now: the opening's stones are being placed, or the \
+             colours are settled"
+                    .into()
+            },
+        ));
+    };
+    if room_seat(snap, &game.rules, chooser) != seat {
+        return Err(ApiError::NotYourTurn(
+            "the other seat chooses the colours here".into(),
+        ));
+    }
+    if !options.contains(&decision) {
+        let names: Vec<&str> = options.iter().map(|o| o.name()).collect();
+        return Err(ApiError::BadOpening(format!(
+            "'{decision}' is not one of the choices here: {}",
+            names.join(", ")
+        )));
+    }
+    let mut after = game.decisions.clone();
+    after.push(decision);
+    let mut ops = vec![Op::Decide {
+        game: snap.game.number,
+        before: snap.game.decisions.clone(),
+        after: decisions_text(&after),
+    }];
+    if snap.room.offer.is_some() {
+        // A decision, like a move, answers a draw offer: the game goes on.
+        ops.push(Op::Offer(None));
     }
     Ok(ops)
 }
@@ -230,7 +330,7 @@ pub fn take_free_seat(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rooms::reading::seat_of_token;
+    use crate::rooms::reading::{seat_of, seat_of_token};
     use crate::rooms::store::{GameRow, MoveRow, RoomRow, SeatRow};
 
     /// A room of `rules` with both seats taken at time 0, seat 0 playing X, and `moves` played
@@ -251,6 +351,7 @@ mod tests {
                 version: 1,
                 game: 1,
                 offer: None,
+                opening: "free".into(),
             },
             seats: [seat("a"), seat("b")],
             game: GameRow {
@@ -259,6 +360,7 @@ mod tests {
                 started_ms: Some(0),
                 result: None,
                 reason: None,
+                decisions: String::new(),
             },
             moves: moves
                 .iter()
@@ -368,5 +470,162 @@ mod tests {
         assert!(take_free_seat(&snap, Some("d".into()), None).is_none());
         assert_eq!(seat_of_token(&snap, "c"), Some(1));
         assert_eq!(seat_of_token(&snap, "zzz"), None);
+    }
+
+    /// A swap2 room on 15x15 where seat 0 opens (it was given X, the first player's colour).
+    fn swap2(moves: &[&str], decisions: &str) -> Snapshot {
+        let mut snap = room("15x15x5", None, moves);
+        snap.room.opening = "swap2".into();
+        snap.game.decisions = decisions.into();
+        snap
+    }
+
+    fn decide_at(ply: usize, decision: Decision) -> Action {
+        Action::Decide { ply, decision }
+    }
+
+    /// `snap` with `ops` applied as the store would (moves and decisions).
+    fn applied(mut snap: Snapshot, ops: &[Op]) -> Snapshot {
+        for op in ops {
+            match op {
+                Op::Move { cell, .. } => snap.moves.push(crate::rooms::store::MoveRow {
+                    cell: cell.clone(),
+                    played_ms: 0,
+                    clock_ms: None,
+                }),
+                Op::Decide { before, after, .. } => {
+                    assert_eq!(&snap.game.decisions, before);
+                    snap.game.decisions = after.clone();
+                }
+                _ => {}
+            }
+        }
+        snap
+    }
+
+    #[test]
+    fn in_a_swap_opening_the_opener_places_three_stones_of_both_colours() {
+        let mut snap = swap2(&[], "");
+        for (ply, cell) in ["h8", "h9", "j8"].into_iter().enumerate() {
+            assert_eq!(
+                decide(&snap, 1, &play_at(ply, cell), 0).unwrap_err().code(),
+                "not_your_turn"
+            );
+            let ops = decide(&snap, 0, &play_at(ply, cell), 0).unwrap();
+            snap = applied(snap, &ops);
+        }
+        // Three stones: the chooser (seat 1) decides; nobody moves meanwhile.
+        assert_eq!(
+            decide(&snap, 0, &play_at(3, "k8"), 0).unwrap_err().code(),
+            "not_your_turn"
+        );
+        assert_eq!(
+            decide(&snap, 1, &play_at(3, "k8"), 0).unwrap_err().code(),
+            "opening_step"
+        );
+        assert_eq!(
+            decide(&snap, 0, &decide_at(3, Decision::White), 0)
+                .unwrap_err()
+                .code(),
+            "not_your_turn"
+        );
+        assert_eq!(
+            decide(&snap, 1, &decide_at(2, Decision::White), 0)
+                .unwrap_err()
+                .code(),
+            "stale_ply"
+        );
+        // Seat 1 takes white: it now plays O, which is to move.
+        let ops = decide(&snap, 1, &decide_at(3, Decision::White), 0).unwrap();
+        let snap = applied(snap, &ops);
+        assert_eq!(snap.game.decisions, "white");
+        assert_eq!(
+            (colour_of(&snap, 0), colour_of(&snap, 1)),
+            (Player::X, Player::O)
+        );
+        // The same decision again, from a client that had not seen it: stale.
+        assert_eq!(
+            decide(&snap, 1, &decide_at(3, Decision::White), 0)
+                .unwrap_err()
+                .code(),
+            "stale_ply"
+        );
+        assert_eq!(
+            decide(&snap, 0, &play_at(3, "k8"), 0).unwrap_err().code(),
+            "not_your_turn"
+        );
+        assert!(decide(&snap, 1, &play_at(3, "k8"), 0).is_ok());
+    }
+
+    #[test]
+    fn taking_black_swaps_the_seats_colours() {
+        let snap = swap2(&["h8", "h9", "j8"], "");
+        let ops = decide(&snap, 1, &decide_at(3, Decision::Black), 0).unwrap();
+        let snap = applied(snap, &ops);
+        assert_eq!(
+            (colour_of(&snap, 0), colour_of(&snap, 1)),
+            (Player::O, Player::X)
+        );
+        assert_eq!(seat_of(&snap, Player::O), 0);
+        // White (seat 0 now) plays the fourth stone.
+        assert_eq!(
+            decide(&snap, 1, &play_at(3, "k8"), 0).unwrap_err().code(),
+            "not_your_turn"
+        );
+        assert!(decide(&snap, 0, &play_at(3, "k8"), 0).is_ok());
+    }
+
+    #[test]
+    fn after_place_two_the_chooser_places_and_the_opener_chooses() {
+        let snap = swap2(&["h8", "h9", "j8"], "");
+        let ops = decide(&snap, 1, &decide_at(3, Decision::PlaceTwo), 0).unwrap();
+        let mut snap = applied(snap, &ops);
+        for (ply, cell) in [(3, "k8"), (4, "g7")] {
+            assert_eq!(
+                decide(&snap, 0, &play_at(ply, cell), 0).unwrap_err().code(),
+                "not_your_turn"
+            );
+            let ops = decide(&snap, 1, &play_at(ply, cell), 0).unwrap();
+            snap = applied(snap, &ops);
+        }
+        assert_eq!(
+            decide(&snap, 0, &decide_at(5, Decision::PlaceTwo), 0)
+                .unwrap_err()
+                .code(),
+            "bad_opening"
+        );
+        assert_eq!(
+            decide(&snap, 1, &decide_at(5, Decision::Black), 0)
+                .unwrap_err()
+                .code(),
+            "not_your_turn"
+        );
+        // The opener takes white: it plays O (as it was given X at first, the seats swap).
+        let ops = decide(&snap, 0, &decide_at(5, Decision::White), 0).unwrap();
+        let snap = applied(snap, &ops);
+        assert_eq!(snap.game.decisions, "place-two,white");
+        assert_eq!(
+            (colour_of(&snap, 0), colour_of(&snap, 1)),
+            (Player::O, Player::X)
+        );
+        assert!(decide(&snap, 0, &play_at(5, "l8"), 0).is_ok());
+    }
+
+    #[test]
+    fn a_free_room_has_nothing_to_decide() {
+        let snap = room("15x15x5", None, &["h8", "h9", "j8"]);
+        assert_eq!(
+            decide(&snap, 1, &decide_at(3, Decision::Black), 0)
+                .unwrap_err()
+                .code(),
+            "opening_step"
+        );
+        let swap = swap2(&["h8"], "");
+        assert_eq!(
+            decide(&swap, 1, &decide_at(1, Decision::Black), 0)
+                .unwrap_err()
+                .code(),
+            "opening_step"
+        );
     }
 }

@@ -215,6 +215,7 @@ impl Session {
                 return Some(self.hello(&token).await);
             }
             ClientMessage::Move { ply, cell } => Action::Move { ply, cell },
+            ClientMessage::Decide { ply, decision } => Action::Decide { ply, decision },
             ClientMessage::Resign => Action::Resign,
             ClientMessage::Draw => Action::Draw,
             ClientMessage::Rematch => Action::Rematch,
