@@ -1,7 +1,8 @@
 // A swap2 opening in a room, between two people in two browser contexts: the creator chooses
 // swap2 in the room dialog (which then offers no clock), opens with three stones, the friend
 // chooses in the panel beside the board to place two more, the opener then takes a colour, and
-// play goes on with the colours the opening gave. The panel shows only to the seat choosing.
+// play goes on with the colours the opening gave. The panel shows only to the seat choosing, and
+// comes back after a reload.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
@@ -58,7 +59,11 @@ describe('rooms with a swap2 opening (desktop)', () => {
     await place(a, 'h9', 2);
     await place(a, 'j8', 3);
 
-    // Three stones: the friend chooses, and only the friend sees the panel.
+    // Three stones: the friend chooses, and only the friend sees the panel (a reload keeps it).
+    await waitPanel(b);
+    await b.reload();
+    await b.waitForSelector('#room:not([hidden])');
+    await waitPly(b, 3);
     await waitPanel(b);
     assert.equal(await a.isHidden('#swap'), true);
     assert.match(await b.textContent('#swap-title'), /You: choose a colour/);
