@@ -23,7 +23,7 @@ export function gameLink() {
     `s=${store.side}`,
   ];
   if (store.opening.kind !== 'free') {
-    parts.push(`w=${store.opening.kind}`, `e=${store.opening.seat}`);
+    parts.push(`w=${store.opening.kind}`, `e=${store.opening.seat || 'opener'}`);
     if (store.opening.decisions.length) parts.push(`d=${store.opening.decisions.join('.')}`);
   }
   if (tree.hasVariations()) parts.push(`t=${part(tree.toText())}`);

@@ -2,11 +2,14 @@
 // three stones (black, white, black); the one choosing takes a colour or, in swap2, places two
 // more stones and lets the opener choose. The server says whose step it is (the `opening` of a
 // position's state); play.js plays the stones and the computer's part, this module offers the
-// person choosing their options, beside the board so the position can be studied first.
+// person choosing their options, beside the board so the position can be studied first. In a
+// room the server keeps the opening: the panel shows to the seat that chooses, and room.js sends
+// the decision.
 
 import { t } from './i18n.js';
 import { other } from './notation.js';
 import { chooseInOpening } from './play.js';
+import { inRoom, roomDecide } from './room.js';
 import { humanChooses, openingStep, store } from './store.js';
 import { seatName } from './view.js';
 
@@ -46,7 +49,7 @@ export function renderOpening() {
       button.type = 'button';
       button.id = `swap-${decision}`;
       button.textContent = optionLabel(decision);
-      button.addEventListener('click', () => chooseInOpening(decision));
+      button.addEventListener('click', () => (inRoom() ? roomDecide(decision) : chooseInOpening(decision)));
       return button;
     }),
   );

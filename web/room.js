@@ -82,11 +82,21 @@ export function roomInUrl() {
 
 const roomLink = (id) => `${location.origin}${location.pathname}?room=${encodeURIComponent(id)}`;
 
-/** Asks for the colour and the clock of a room for the rules on the board. */
+/** Asks for the colour, the clock and the opening of a room for the rules on the board. */
 function askForRoom() {
   if (!store.rules) return;
   $('room-rules').textContent = rulesTitle(store.rules);
+  syncOpeningField();
   $('dlg-room').showModal();
+}
+
+/** A swap opening comes without a clock (the server refuses the two together): the clock field
+ * is set to none and disabled while one is chosen, and a note says why. */
+function syncOpeningField() {
+  const swap = $('room-opening').value !== 'free';
+  if (swap) $('room-clock').value = '';
+  $('room-clock').disabled = swap;
+  $('room-opening-note').hidden = !swap;
 }
 
 /** The clock chosen in the dialog: `{initial_ms, increment_ms}` from "300000+3000", or none. */
@@ -101,7 +111,8 @@ export async function createRoom() {
   $('dlg-room').close();
   hideError();
   try {
-    enter(await call('rooms', { rules: apiRules(store.rules), colour: $('room-colour').value, clock: chosenClock() }));
+    const opening = $('room-opening').value;
+    enter(await call('rooms', { rules: apiRules(store.rules), colour: $('room-colour').value, clock: chosenClock(), opening }));
   } catch (e) {
     showError(e, createRoom);
   }
@@ -148,8 +159,10 @@ function apply(state) {
   room.state = state;
   room.at = Date.now();
   if (state.seats.every((s) => typeof s.here === 'boolean')) room.here = state.seats.map((s) => s.here);
-  // A room's game opens freely: the first player simply moves first.
-  const opening = { kind: 'free', decisions: [], seat: 'opener' };
+  // The room's opening, as the server keeps it: the choice panel and the opening's status read it.
+  const opening = state.opening
+    ? { kind: state.opening.kind, decisions: state.opening.decisions, seat: openingSeat(state), room: true }
+    : { kind: 'free', decisions: [], seat: 'opener' };
   Object.assign(store, { rules: state.rules, opponent: { human: true }, opening, hint: null, info: '' });
   store.tree = MoveTree.fromMoves(state.moves);
   store.tree.cursor.state = state;
@@ -162,6 +175,15 @@ function apply(state) {
   if (state.last) board.follow(state.last);
   renderRoom();
 }
+
+/** This page's seat in the room's opening: `opener`, `chooser`, or null for a spectator. */
+function openingSeat(state) {
+  if (room.seat === null || !state.opening) return null;
+  return room.seat === state.opening.opener ? 'opener' : 'chooser';
+}
+
+/** The opening's step while it is still being played (null once settled, or without one). */
+const unsettled = (st) => (st.opening && st.opening.step !== 'settled' ? st.opening : null);
 
 function socketUrl() {
   const url = new URL(`api/rooms/${encodeURIComponent(room.id)}/socket`, location.href);
@@ -257,10 +279,18 @@ async function inviteBot() {
 
 const myColour = () => (room.seat === null ? null : room.state.seats[room.seat].colour);
 
+/** Whether this seat places the next stone: in the opening when the opening says so, else when
+ * its colour is to move. */
+function mayPlace(st) {
+  const opening = unsettled(st);
+  if (opening) return opening.step === 'place' && opening.acts === room.seat;
+  return myColour() === st.to_move;
+}
+
 /** A click on the board in a room: a move, if it is this seat's turn. */
 export function roomMove(cell) {
   const st = room.state;
-  if (!st || st.status !== 'playing' || myColour() !== st.to_move || board.pending) return;
+  if (!st || st.status !== 'playing' || room.seat === null || !mayPlace(st) || board.pending) return;
   const forbidden = forbiddenAt(cell);
   if (forbidden) {
     // Renju: black may not play here. Say why instead of asking the server to refuse it.
@@ -273,10 +303,24 @@ export function roomMove(cell) {
   act('move', { ply: st.ply, cell: cellName(cell.x, cell.y) });
 }
 
+/** A decision of the room's swap opening, made in the choice panel. */
+export function roomDecide(decision) {
+  const opening = room.state && unsettled(room.state);
+  if (!opening || opening.step !== 'choose' || opening.acts !== room.seat) return;
+  act('decide', { ply: room.state.ply, decision });
+}
+
 function statusText(st) {
   const mine = myColour();
   if (st.status === 'closed') return t('roomClosed');
   if (st.status === 'waiting') return t('roomWaiting');
+  const opening = unsettled(st);
+  if (st.status === 'playing' && opening) {
+    if (room.seat === null) return t('roomOpeningWatch');
+    if (opening.acts !== room.seat) return t('roomOpeningTheirs');
+    if (opening.step === 'choose') return t('roomOpeningChoose');
+    return t('roomOpeningPlace', { n: opening.left, p: st.to_move });
+  }
   if (st.status === 'playing') {
     if (mine === null) return t('roomToMove', { p: st.to_move });
     return mine === st.to_move ? t('roomYourTurn') : t('roomTheirTurn');
@@ -285,6 +329,13 @@ function statusText(st) {
   if (st.result.winner === null) return t('roomDrawn', { why });
   if (mine === null) return t('roomWon', { p: st.result.winner, why });
   return t(st.result.winner === mine ? 'roomYouWon' : 'roomYouLost', { why });
+}
+
+/** Who this page is in the room: its colour, or its part in an opening still being played. */
+function seatText(st) {
+  if (room.seat === null) return t('roomWatching');
+  if (unsettled(st)) return t(openingSeat(st) === 'opener' ? 'roomYouOpen' : 'roomYouChoose', { game: st.game });
+  return t('roomYouPlay', { p: myColour(), game: st.game });
 }
 
 function offerText(st) {
@@ -303,7 +354,7 @@ export function renderRoom() {
   panel.dataset.seat = seated ? String(room.seat) : '';
   panel.dataset.version = String(st.version);
   panel.dataset.colour = myColour() || '';
-  $('room-seat').textContent = seated ? t('roomYouPlay', { p: myColour(), game: st.game }) : t('roomWatching');
+  $('room-seat').textContent = seatText(st);
   $('room-status').textContent = statusText(st);
   $('room-offer').textContent = offerText(st);
   $('room-notice').textContent = room.notice;
@@ -374,6 +425,7 @@ export function bindRoom() {
   });
   $('btn-room').addEventListener('click', askForRoom);
   $('room-create').addEventListener('click', createRoom);
+  $('room-opening').addEventListener('change', syncOpeningField);
   $('room-cancel').addEventListener('click', () => $('dlg-room').close());
   $('room-copy').addEventListener('click', copyLink);
   $('room-resign').addEventListener('click', () => act('resign'));

@@ -26,7 +26,8 @@ export const store = {
   side: 'X',
   /**
    * the game's opening: `kind` free, swap or swap2; the `decisions` made (the first at three
-   * stones, the second at five); the human's `seat` against the computer (opener or chooser)
+   * stones, the second at five); the human's `seat` against the computer or in a room (opener
+   * or chooser; null for a room's spectator); `room` when a room's server keeps the opening
    */
   opening: { kind: 'free', decisions: [], seat: 'opener' },
   /** the moves and variations, with the cursor on the position shown */
@@ -89,8 +90,9 @@ export function openingStep() {
   const st = position();
   return st && st.opening && st.opening.step !== 'settled' ? st.opening : null;
 }
-/** Whether the step of the opening shown is the human's (always, for two people). */
-const humanSeatActs = (step) => !vsComputer() || step.seat === store.opening.seat;
+/** Whether the step of the opening shown is the human's (always, for two people on one device;
+ * in a room, when it is this page's seat's). */
+const humanSeatActs = (step) => (!vsComputer() && !store.opening.room) || step.seat === store.opening.seat;
 /** Whether the human chooses now (the choice dialog). */
 export const humanChooses = () => {
   const step = openingStep();

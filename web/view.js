@@ -278,6 +278,11 @@ export function forbiddenAt(cell) {
 
 /** Who a seat is, in words: you or the computer, or (two people) player 1 or 2. */
 export function seatName(seat) {
+  if (store.opening.room) {
+    // In a room: you and your friend, or for a spectator the two parts by name.
+    if (store.opening.seat) return t(seat === store.opening.seat ? 'openingYou' : 'roomFriend');
+    return t(seat === 'opener' ? 'roomOpener' : 'roomChooser');
+  }
   if (!vsComputer()) return t(seat === 'opener' ? 'openingPlayer1' : 'openingPlayer2');
   return t(seat === store.opening.seat ? 'openingYou' : 'openingComputer');
 }

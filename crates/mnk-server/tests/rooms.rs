@@ -1,6 +1,7 @@
 //! Rooms over real sockets on a real SQLite file: two seats and a spectator, every refusal
 //! leaving the game unchanged, the WebSocket's messages good and bad, reconnecting after a
-//! restart, offers and rematches, a bot in a seat, a clock that flags, the long poll.
+//! restart, offers and rematches, a bot in a seat, a clock that flags, the long poll, swap2
+//! openings played over both seats' sockets.
 
 mod common;
 
@@ -937,4 +938,270 @@ async fn a_room_nobody_is_in_is_closed_and_a_watched_one_is_not() {
     );
     assert_eq!(state(addr, &watched).await["status"], "waiting");
     server.stop().await;
+}
+
+/// The next `error` message of a socket, or the next `state` (as `{"type": "state", ..}`).
+async fn next_reply(socket: &mut Socket) -> Value {
+    loop {
+        let message = next(socket).await;
+        if message["type"] == "error" || message["type"] == "state" {
+            return message;
+        }
+    }
+}
+
+/// Reads `state` messages until one at `version` or later.
+async fn state_at_version(socket: &mut Socket, version: i64) -> Value {
+    loop {
+        let message = next(socket).await;
+        if message["type"] == "state" && message["state"]["version"].as_i64() >= Some(version) {
+            return message["state"].clone();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swap2_room_is_played_through_its_opening_over_both_seats_sockets() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+
+    // What a swap opening cannot go with is refused at creation, plainly.
+    let refused = [
+        (
+            json!({"rules": "tictactoe", "opening": "swap2"}),
+            422,
+            "bad_opening",
+        ),
+        (
+            json!({"rules": "gomoku15", "opening": "swap2", "clock": {"initial_ms": 60000, "increment_ms": 0}}),
+            422,
+            "opening_unsupported",
+        ),
+        (
+            json!({"rules": "gomoku15", "opening": "swap", "bot": {"level": 1}}),
+            422,
+            "opening_unsupported",
+        ),
+        (
+            json!({"rules": "gomoku15", "opening": "swap3"}),
+            400,
+            "bad_json",
+        ),
+    ];
+    for (request, status, code) in refused {
+        let (got, reply) = call(addr, "POST", "/api/rooms", request.clone()).await;
+        assert_eq!(
+            (got, reply["error"]["code"].as_str()),
+            (status, Some(code)),
+            "{request}"
+        );
+    }
+
+    // Seat 0 is given X, the first player's colour: it opens.
+    let (room, opener, created) = create(
+        addr,
+        json!({"rules": "gomoku15", "colour": "X", "opening": "swap2"}),
+    )
+    .await;
+    assert_eq!(
+        created["state"]["opening"],
+        json!({"kind": "swap2", "decisions": [], "opener": 0, "step": "place", "seat": "opener", "left": 3, "acts": 0})
+    );
+    let chooser = join(addr, &room).await["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, invited) = call(
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/bot"),
+        json!({"token": opener, "bot": {"level": 1}}),
+    )
+    .await;
+    assert_eq!(
+        (status, invited["error"]["code"].as_str()),
+        (422, Some("opening_unsupported"))
+    );
+
+    let mut a = socket(addr, &room).await;
+    let mut b = socket(addr, &room).await;
+    assert_eq!(next(&mut a).await["type"], "state");
+    assert_eq!(next(&mut b).await["type"], "state");
+    send(&mut a, json!({"type": "hello", "token": opener})).await;
+    assert_eq!(next(&mut a).await["type"], "welcome");
+    send(&mut b, json!({"type": "hello", "token": chooser})).await;
+    assert_eq!(next(&mut b).await["type"], "welcome");
+
+    // The opener places black, white, black; the chooser may not place them.
+    send(&mut b, json!({"type": "move", "ply": 0, "cell": "h8"})).await;
+    assert_eq!(code(&next_reply(&mut b).await), "not_your_turn");
+    for (ply, cell) in ["h8", "h9", "j8"].into_iter().enumerate() {
+        send(&mut a, json!({"type": "move", "ply": ply, "cell": cell})).await;
+        state_at_ply(&mut a, ply as u64 + 1).await;
+    }
+    let three = state_at_ply(&mut b, 3).await;
+    assert_eq!(
+        (
+            three["opening"]["step"].clone(),
+            three["opening"]["acts"].clone()
+        ),
+        (json!("choose"), json!(1))
+    );
+    assert_eq!(
+        three["opening"]["options"],
+        json!(["black", "white", "place-two"])
+    );
+
+    // Refusals leave the room as it was.
+    let version = three["version"].as_i64().unwrap();
+    send(
+        &mut a,
+        json!({"type": "decide", "ply": 3, "decision": "black"}),
+    )
+    .await;
+    assert_eq!(code(&next_reply(&mut a).await), "not_your_turn");
+    send(&mut b, json!({"type": "move", "ply": 3, "cell": "k8"})).await;
+    assert_eq!(code(&next_reply(&mut b).await), "opening_step");
+    send(
+        &mut b,
+        json!({"type": "decide", "ply": 2, "decision": "black"}),
+    )
+    .await;
+    let stale = next_reply(&mut b).await;
+    assert_eq!(
+        (code(&stale), stale["state"]["ply"].clone()),
+        ("stale_ply".into(), json!(3))
+    );
+    send(
+        &mut b,
+        json!({"type": "decide", "ply": 3, "decision": "purple"}),
+    )
+    .await;
+    assert_eq!(code(&next_reply(&mut b).await), "bad_json");
+    let (status, spectator) = call(
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/decide"),
+        json!({"token": "forged", "ply": 3, "decision": "black"}),
+    )
+    .await;
+    assert_eq!(
+        (status, spectator["error"]["code"].as_str()),
+        (403, Some("bad_token"))
+    );
+    assert_eq!(state(addr, &room).await["version"], version);
+
+    // The chooser places two more (white, black) over HTTP; the opener then chooses.
+    let (status, placing) = call(
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/decide"),
+        json!({"token": chooser, "ply": 3, "decision": "place-two"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{placing}");
+    assert_eq!(
+        (
+            placing["opening"]["step"].clone(),
+            placing["opening"]["acts"].clone()
+        ),
+        (json!("place"), json!(1))
+    );
+    let (status, twice) = call(
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/decide"),
+        json!({"token": chooser, "ply": 3, "decision": "place-two"}),
+    )
+    .await;
+    assert_eq!(
+        (status, twice["error"]["code"].as_str()),
+        (409, Some("stale_ply")),
+        "a decision sent twice"
+    );
+    assert_eq!(
+        play(addr, &room, &opener, 3, "k8").await.1["error"]["code"],
+        "not_your_turn"
+    );
+    assert_eq!(play(addr, &room, &chooser, 3, "k8").await.0, 200);
+    assert_eq!(play(addr, &room, &chooser, 4, "g7").await.0, 200);
+    state_at_ply(&mut a, 5).await;
+    send(
+        &mut a,
+        json!({"type": "decide", "ply": 5, "decision": "place-two"}),
+    )
+    .await;
+    assert_eq!(code(&next_reply(&mut a).await), "bad_opening");
+    // The opener takes white: seat 0 plays O, seat 1 X, and white (O) moves.
+    let version = state(addr, &room).await["version"].as_i64().unwrap();
+    send(
+        &mut a,
+        json!({"type": "decide", "ply": 5, "decision": "white"}),
+    )
+    .await;
+    let settled = state_at_version(&mut b, version + 1).await;
+    assert_eq!(
+        settled["opening"],
+        json!({"kind": "swap2", "decisions": ["place-two", "white"], "opener": 0, "step": "settled", "black": "chooser", "acts": null})
+    );
+    assert_eq!(
+        (
+            settled["seats"][0]["colour"].clone(),
+            settled["seats"][1]["colour"].clone()
+        ),
+        (json!("O"), json!("X"))
+    );
+    assert_eq!(settled["to_move"], "O");
+    assert_eq!(
+        play(addr, &room, &chooser, 5, "l8").await.1["error"]["code"],
+        "not_your_turn"
+    );
+    send(&mut a, json!({"type": "move", "ply": 5, "cell": "l8"})).await;
+    state_at_ply(&mut b, 6).await;
+    send(
+        &mut b,
+        json!({"type": "decide", "ply": 6, "decision": "black"}),
+    )
+    .await;
+    assert_eq!(code(&next_reply(&mut b).await), "opening_step");
+
+    // A rematch: the other seat opens the next game.
+    let act = |what: &'static str, token: String| {
+        let room = room.clone();
+        async move {
+            call(
+                addr,
+                "POST",
+                &format!("/api/rooms/{room}/{what}"),
+                json!({"token": token}),
+            )
+            .await
+        }
+    };
+    assert_eq!(act("resign", chooser.clone()).await.0, 200);
+    act("rematch", chooser.clone()).await;
+    let (_, second) = act("rematch", opener.clone()).await;
+    assert_eq!(
+        (
+            second["game"].clone(),
+            second["opening"]["opener"].clone(),
+            second["opening"]["decisions"].clone()
+        ),
+        (json!(2), json!(1), json!([]))
+    );
+    assert_eq!(
+        play(addr, &room, &opener, 0, "h8").await.1["error"]["code"],
+        "not_your_turn"
+    );
+    assert_eq!(play(addr, &room, &chooser, 0, "h8").await.0, 200);
+    server.stop().await;
+}
+
+/// The code of an `error` message.
+fn code(message: &Value) -> String {
+    message["error"]["code"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }

@@ -10,6 +10,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::Redirect;
 use axum::routing::{get, post};
 use axum::{Json as Reply, Router};
+use mnk_core::{Decision, Opening};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
@@ -39,6 +40,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(rooms: Arc<Rooms>) -> Router<S> 
         .route("/api/rooms/{id}", get(read))
         .route("/api/rooms/{id}/join", post(join))
         .route("/api/rooms/{id}/move", post(play))
+        .route("/api/rooms/{id}/decide", post(decide))
         .route("/api/rooms/{id}/resign", post(resign))
         .route("/api/rooms/{id}/draw", post(draw))
         .route("/api/rooms/{id}/rematch", post(rematch))
@@ -64,6 +66,10 @@ pub struct CreateRequest {
     /// A bot for the other seat, as `/api/move` names opponents.
     #[serde(default)]
     pub bot: Option<Json>,
+    /// How the room's games open: `free` (the default), `swap` or `swap2`. With a swap opening
+    /// the seat given the first player's colour opens; no clock and no bot (yet).
+    #[serde(default)]
+    pub opening: Opening,
 }
 
 /// A body that carries only a seat's token (or none, to join as a newcomer).
@@ -85,6 +91,18 @@ pub struct MoveRequest {
     pub ply: usize,
     /// The cell, `h8` or `7,7`.
     pub cell: String,
+}
+
+/// `POST /api/rooms/ID/decide`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecideRequest {
+    /// The seat's token.
+    pub token: String,
+    /// The ply the client expects the decision at (its number of stones seen).
+    pub ply: usize,
+    /// `black`, `white` or `place-two`.
+    pub decision: Decision,
 }
 
 /// `POST /api/rooms/ID/bot`.
@@ -119,6 +137,7 @@ async fn create(
     if let Some(bot) = &bot {
         mnk_engine::roster::check_rules(bot, &rules)?;
     }
+    check_opening(request.opening, &rules, clock.is_some(), bot.is_some())?;
     let token = ids::new_token();
     let new = NewRoom {
         id: ids::new_room_id(),
@@ -127,10 +146,40 @@ async fn create(
         x_seat: if x_seat { 0 } else { 1 },
         creator: ids::token_hash(&token),
         bot: bot.map(|b| b.to_string()),
+        opening: request.opening.name().to_string(),
     };
     let snap = rooms.create(client, new).await?;
     let reply = rooms.seated(&snap, Some(0), Some(token))?;
     Ok((StatusCode::CREATED, Reply(reply)))
+}
+
+/// An opening that suits the rules and the room. Swap openings come without clocks (whose time
+/// would run during decisions nobody has defined rules for) and without bots (which would need
+/// the computer's opening play in rooms): refused plainly rather than half done.
+pub fn check_opening(
+    opening: Opening,
+    rules: &mnk_core::Rules,
+    clock: bool,
+    bot: bool,
+) -> Result<(), ApiError> {
+    if opening == Opening::Free {
+        return Ok(());
+    }
+    opening
+        .check_rules(rules)
+        .map_err(|e| ApiError::BadOpening(e.to_string()))?;
+    if clock {
+        return Err(ApiError::OpeningUnsupported(format!(
+            "a room with the {opening} opening has no clock yet: choose no clock, or a free opening"
+        )));
+    }
+    if bot {
+        return Err(ApiError::OpeningUnsupported(format!(
+            "the computer does not take a seat in a room with the {opening} opening yet: play \
+             it in a local game, or open the room freely"
+        )));
+    }
+    Ok(())
 }
 
 /// A clock within the limits, in milliseconds.
@@ -243,6 +292,19 @@ async fn play(
     let action = Action::Move {
         ply: request.ply,
         cell: request.cell,
+    };
+    seat_acts(&rooms, client, &id, &request.token, action).await
+}
+
+async fn decide(
+    State(rooms): State<Arc<Rooms>>,
+    client: Client,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<DecideRequest>,
+) -> Result<Reply<RoomView>, ApiError> {
+    let action = Action::Decide {
+        ply: request.ply,
+        decision: request.decision,
     };
     seat_acts(&rooms, client, &id, &request.token, action).await
 }

@@ -5,10 +5,13 @@
 //! - [`store`]: the database (SQLite by default, PostgreSQL for several servers). Every change is
 //!   one transaction conditional on the room's version, so changes decided on stale readings,
 //!   here or on another server, are refused and decided again.
+//! - [`reading`]: what a snapshot says (the position, who plays which colour, the clocks),
+//!   read by both the referee and the view.
 //! - [`referee`]: pure decisions: from a room as read and what a seat asks, the steps to store or
 //!   the refusal. mnk-core judges every move.
 //! - [`Rooms`] (here): read, decide, store, then tell the watchers ([`hub`]) and let a bot
 //!   move if one is due. A move is acknowledged only after its transaction has committed.
+//! - [`view`]: what clients see of a room, and the messages of its socket.
 //! - [`presence`]: which seats have a live connection, told to the room as it changes.
 //! - [`limits`]: what one address may ask, per kind, checked before anything is read.
 //! - [`http`] and [`socket`]: the JSON endpoints and the WebSocket, two doors to the same
@@ -22,6 +25,7 @@ pub mod hub;
 pub mod ids;
 pub mod limits;
 pub mod presence;
+pub mod reading;
 pub mod referee;
 pub mod socket;
 pub mod store;
@@ -189,7 +193,7 @@ impl Rooms {
         for _ in 0..CHANGE_ATTEMPTS {
             let snap = self.load(id).await?;
             let now = now_ms();
-            let game = referee::game(&snap)?;
+            let game = reading::game(&snap)?;
             if let Some(flag) = referee::flag_fall(&snap, &game, now) {
                 // The flag fell first: store that, then decide on the game as it ended (which
                 // refuses a move with `game_over`).
@@ -231,10 +235,10 @@ impl Rooms {
         if self.hub.watched(&snap.room.id).is_none() {
             return;
         }
-        let Ok(game) = referee::game(snap) else {
+        let Ok(game) = reading::game(snap) else {
             return;
         };
-        let Some((x, o, Some(side))) = referee::clocks(snap, &game, now_ms()) else {
+        let Some((x, o, Some(side))) = reading::clocks(snap, &game, now_ms()) else {
             return;
         };
         let left = if side == mnk_core::Player::X { x } else { o };
@@ -337,7 +341,7 @@ impl Rooms {
 
     /// Starts the bot's move when it is a bot's turn (once per room on this server).
     fn wake_bot(self: &Arc<Self>, snap: &Snapshot) {
-        let Ok(game) = referee::game(snap) else {
+        let Ok(game) = reading::game(snap) else {
             return;
         };
         let Some((seat, bot)) = view::bot_due(snap, game.pos.to_move()) else {
@@ -397,14 +401,16 @@ impl Rooms {
         seat: usize,
         action: &Action,
     ) -> Result<Snapshot, ApiError> {
-        self.change(id, |snap, now| referee::decide(snap, seat, action, now))
-            .await
+        self.change(id, |snap, now| {
+            referee::decide(snap, seat, action, now).map_err(|e| view::with_state(e, snap, now))
+        })
+        .await
     }
 
     /// The seat a token holds in room `id`, or `bad_token`.
     pub async fn seat(self: &Arc<Self>, id: &str, token: &str) -> Result<usize, ApiError> {
         let snap = self.load(id).await?;
-        referee::seat_of_token(&snap, &ids::token_hash(token)).ok_or_else(bad_token)
+        reading::seat_of_token(&snap, &ids::token_hash(token)).ok_or_else(bad_token)
     }
 
     /// Stores a new room; answers it (with the creator in seat 0) once it is committed.
@@ -430,7 +436,7 @@ impl Rooms {
         if let Some(token) = token {
             let snap = self.current(id).await?;
             let seat =
-                referee::seat_of_token(&snap, &ids::token_hash(token)).ok_or_else(bad_token)?;
+                reading::seat_of_token(&snap, &ids::token_hash(token)).ok_or_else(bad_token)?;
             return Ok((snap, Some((seat, token.to_string()))));
         }
         let fresh = ids::new_token();
@@ -453,7 +459,9 @@ impl Rooms {
     /// Invites bot `bot` (checked to play the room's rules) to the free seat.
     pub async fn invite(self: &Arc<Self>, id: &str, bot: &BotSpec) -> Result<Snapshot, ApiError> {
         let snap = self.load(id).await?;
-        roster::check_rules(bot, &referee::game(&snap)?.rules).map_err(ApiError::from)?;
+        let game = reading::game(&snap)?;
+        roster::check_rules(bot, &game.rules).map_err(ApiError::from)?;
+        http::check_opening(game.opening, &game.rules, false, true)?;
         let name = bot.to_string();
         self.change(id, |snap, _| {
             referee::take_free_seat(snap, None, Some(name.clone()))

@@ -4,12 +4,18 @@
 //! the reading, writing and telling.
 //!
 //! mnk-core alone decides what is legal and when a game is over; the referee adds what a room
-//! adds to a game: seats, turns, the ply a client expects, clocks, resigning, offers, rematches.
+//! adds to a game: seats, turns, the ply a client expects, clocks, resigning, offers, rematches,
+//! and who acts in a swap opening.
+//!
+//! A swap opening ([`mnk_core::Opening`]) decides who acts from its stones and decisions alone
+//! ([`Game::step`]): the seat that opens places the first stones (both colours), the other
+//! chooses, and each seat plays a colour only once the colours are settled. The seats' colours
+//! follow from the decisions ([`colour_of`]), so settling them writes nothing but the decision.
 
-use mnk_core::{Cell, Outcome, Player, Position, Rules};
+use mnk_core::{Cell, Decision, Outcome, Player, Position, Step};
 
+use super::reading::{clocks, colour_of, decisions_text, game, is_over, offer, room_seat, Game};
 use super::store::{Op, Snapshot};
-use super::view::{state_view, RoomView};
 use crate::error::ApiError;
 
 /// What a seat asks of its room.
@@ -22,102 +28,19 @@ pub enum Action {
         /// The cell, in either notation.
         cell: String,
     },
+    /// A decision of a swap opening at `ply` (the client's count of stones so far).
+    Decide {
+        /// The ply the client expects the decision at.
+        ply: usize,
+        /// The decision.
+        decision: Decision,
+    },
     /// Resign the current game.
     Resign,
     /// Offer a draw, or accept the opponent's offer.
     Draw,
     /// Offer a rematch with colours swapped, or accept the opponent's offer.
     Rematch,
-}
-
-/// A room's current game, read with mnk-core.
-#[derive(Clone, Debug)]
-pub struct Game {
-    /// The rules.
-    pub rules: Rules,
-    /// The position after the stored moves.
-    pub pos: Position,
-}
-
-/// Reads the current game of a snapshot. A stored game that does not replay is damage, not a
-/// client's error.
-pub fn game(snap: &Snapshot) -> Result<Game, ApiError> {
-    let damaged = |what: String| ApiError::Internal(format!("room {} holds {what}", snap.room.id));
-    let rules: Rules = snap
-        .room
-        .rules
-        .parse()
-        .map_err(|e| damaged(format!("unreadable rules: {e}")))?;
-    let mut pos = Position::new(rules);
-    for stored in &snap.moves {
-        let cell: Cell = stored
-            .cell
-            .parse()
-            .map_err(|e| damaged(format!("an unreadable move: {e}")))?;
-        pos.try_play(cell)
-            .map_err(|e| damaged(format!("an illegal move: {e}")))?;
-    }
-    Ok(Game { rules, pos })
-}
-
-/// The colour seat `seat` plays in the current game.
-#[must_use]
-pub fn colour_of(snap: &Snapshot, seat: usize) -> Player {
-    if i64::try_from(seat).ok() == Some(snap.game.x_seat) {
-        Player::X
-    } else {
-        Player::O
-    }
-}
-
-/// The seat playing `colour` in the current game.
-#[must_use]
-pub fn seat_of(snap: &Snapshot, colour: Player) -> usize {
-    let x = usize::from(snap.game.x_seat == 1);
-    if colour == Player::X {
-        x
-    } else {
-        1 - x
-    }
-}
-
-/// Whether the current game has a result.
-#[must_use]
-pub fn is_over(snap: &Snapshot) -> bool {
-    snap.game.result.is_some()
-}
-
-/// The game's two clocks at `now`, in milliseconds left (X's, O's), and whose is running.
-#[must_use]
-pub fn clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<(i64, i64, Option<Player>)> {
-    let (initial, _) = snap.room.clock?;
-    let mover = |ply: usize| {
-        if ply % 2 == 0 {
-            game.rules.first()
-        } else {
-            game.rules.first().opponent()
-        }
-    };
-    let mut left = [initial, initial];
-    for (ply, stored) in snap.moves.iter().enumerate() {
-        left[usize::from(mover(ply) == Player::O)] = stored.clock_ms.unwrap_or(initial);
-    }
-    // A closed room's clocks stand still (and no flag falls there: nothing is written to it).
-    let running = snap
-        .game
-        .started_ms
-        .filter(|_| !is_over(snap) && snap.room.closed_ms.is_none())
-        .map(|started| {
-            let since = snap.moves.last().map_or(started, |m| m.played_ms);
-            let side = mover(snap.moves.len());
-            left[usize::from(side == Player::O)] -= (now - since).max(0);
-            side
-        });
-    if snap.game.reason.as_deref() == Some("time") {
-        // Lost on time: the side to move's clock stopped at zero.
-        left[usize::from(mover(snap.moves.len()) == Player::O)] = 0;
-    }
-    Some((left[0], left[1], running))
 }
 
 /// The steps that end the game on time if the side to move has run out of it at `now`.
@@ -156,6 +79,7 @@ pub fn decide(
     let game = game(snap)?;
     match action {
         Action::Move { ply, cell } => play(snap, &game, seat, *ply, cell, now),
+        Action::Decide { ply, decision } => choose(snap, &game, seat, *ply, *decision),
         Action::Resign => {
             playing(snap)?;
             Ok(finish(
@@ -195,22 +119,37 @@ fn play(
     now: i64,
 ) -> Result<Vec<Op>, ApiError> {
     playing(snap)?;
-    let stale = |message: String| ApiError::StalePly {
-        message,
-        state: Box::new(view_json(snap, now)),
-    };
     if ply != snap.moves.len() {
-        return Err(stale(format!(
-            "the game is at ply {}, not {ply}: here is the game as it stands",
-            snap.moves.len()
-        )));
+        return Err(stale_at(snap, ply));
     }
-    if colour_of(snap, seat) != game.pos.to_move() {
-        return Err(ApiError::NotYourTurn(format!(
-            "it is {}'s turn, and you play {}",
-            game.pos.to_move(),
-            colour_of(snap, seat)
-        )));
+    match game.step()? {
+        Step::Settled { .. } => {
+            if colour_of(snap, seat) != game.pos.to_move() {
+                return Err(ApiError::NotYourTurn(format!(
+                    "it is {}'s turn, and you play {}",
+                    game.pos.to_move(),
+                    colour_of(snap, seat)
+                )));
+            }
+        }
+        Step::Place { seat: placer, left } => {
+            if room_seat(snap, &game.rules, placer) != seat {
+                return Err(ApiError::NotYourTurn(format!(
+                    "the other seat places the opening's stones ({left} more) before a colour \
+                     is chosen"
+                )));
+            }
+        }
+        Step::Choose { seat: chooser, .. } => {
+            return Err(if room_seat(snap, &game.rules, chooser) == seat {
+                ApiError::OpeningStep(
+                    "choose first: take black or white (or, in swap2, place two more stones)"
+                        .into(),
+                )
+            } else {
+                ApiError::NotYourTurn("the other seat is choosing a colour".into())
+            });
+        }
     }
     crate::game::check_move_count(&game.rules, ply + 1)?;
     let cell: Cell = text.parse().map_err(|e| ApiError::BadCell {
@@ -240,6 +179,79 @@ fn play(
     Ok(ops)
 }
 
+/// The refusal of an action decided on an old reading of the game, at `ply`.
+fn stale_at(snap: &Snapshot, ply: usize) -> ApiError {
+    // The state a stale client needs is the view's to write: the service adds it
+    // (`view::with_state`), so that the referee decides without knowing how rooms are shown.
+    ApiError::StalePly {
+        message: format!(
+            "the game is at ply {}, not {ply}: here is the game as it stands",
+            snap.moves.len()
+        ),
+        state: Box::new(serde_json::Value::Null),
+    }
+}
+
+/// A decision of the swap opening: the game in progress, the expected ply, then the opening's
+/// verdict: the step must be a choice, this seat's, among its options.
+fn choose(
+    snap: &Snapshot,
+    game: &Game,
+    seat: usize,
+    ply: usize,
+    decision: Decision,
+) -> Result<Vec<Op>, ApiError> {
+    playing(snap)?;
+    if ply != snap.moves.len() {
+        return Err(stale_at(snap, ply));
+    }
+    let Step::Choose {
+        seat: chooser,
+        options,
+    } = game.step()?
+    else {
+        if let Some((_, earlier)) = game.decisions.split_last() {
+            if matches!(game.opening.step(ply, earlier), Ok(Step::Choose { .. })) {
+                // The decision due at this ply was made already (the client had not seen it).
+                return Err(stale_at(snap, ply));
+            }
+        }
+        return Err(ApiError::OpeningStep(
+            if game.opening == mnk_core::Opening::Free {
+                "this room's games open freely: there is no colour to choose".into()
+            } else {
+                "there is no colour to choose now: the opening's stones are being placed, or the \
+             colours are settled"
+                    .into()
+            },
+        ));
+    };
+    if room_seat(snap, &game.rules, chooser) != seat {
+        return Err(ApiError::NotYourTurn(
+            "the other seat chooses the colours here".into(),
+        ));
+    }
+    if !options.contains(&decision) {
+        let names: Vec<&str> = options.iter().map(|o| o.name()).collect();
+        return Err(ApiError::BadOpening(format!(
+            "'{decision}' is not one of the choices here: {}",
+            names.join(", ")
+        )));
+    }
+    let mut after = game.decisions.clone();
+    after.push(decision);
+    let mut ops = vec![Op::Decide {
+        game: snap.game.number,
+        before: snap.game.decisions.clone(),
+        after: decisions_text(&after),
+    }];
+    if snap.room.offer.is_some() {
+        // A decision, like a move, answers a draw offer: the game goes on.
+        ops.push(Op::Offer(None));
+    }
+    Ok(ops)
+}
+
 /// How a position ends the game, if it does: the winner (none for a draw) and why.
 fn ending(pos: &Position) -> Option<(Option<Player>, &'static str)> {
     match pos.outcome() {
@@ -248,11 +260,6 @@ fn ending(pos: &Position) -> Option<(Option<Player>, &'static str)> {
         Outcome::Ongoing if pos.no_line_left() => Some((None, "no_line_left")),
         Outcome::Ongoing => None,
     }
-}
-
-/// The offer text for `kind` by `seat`: `draw:0`.
-fn offer(kind: &str, seat: usize) -> String {
-    format!("{kind}:{seat}")
 }
 
 /// A draw offer, or the acceptance of the opponent's.
@@ -295,14 +302,6 @@ fn rematch(snap: &Snapshot, seat: usize) -> Result<Vec<Op>, ApiError> {
     ])
 }
 
-/// The seat a token hash holds in the room, if any.
-#[must_use]
-pub fn seat_of_token(snap: &Snapshot, hash: &str) -> Option<usize> {
-    snap.seats
-        .iter()
-        .position(|s| s.token_hash.as_deref() == Some(hash))
-}
-
 /// The steps that seat a newcomer (token hash or bot) in the free seat, starting the game when
 /// both seats are then taken; `None` when no seat is free.
 #[must_use]
@@ -328,17 +327,10 @@ pub fn take_free_seat(
     Some((seat, ops))
 }
 
-/// The room as clients see it, as JSON (for refusals that carry the state).
-#[must_use]
-pub fn view_json(snap: &Snapshot, now: i64) -> serde_json::Value {
-    state_view(snap, now).map_or(serde_json::Value::Null, |v: RoomView| {
-        serde_json::to_value(v).unwrap_or_default()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rooms::reading::{seat_of, seat_of_token};
     use crate::rooms::store::{GameRow, MoveRow, RoomRow, SeatRow};
 
     /// A room of `rules` with both seats taken at time 0, seat 0 playing X, and `moves` played
@@ -359,6 +351,7 @@ mod tests {
                 version: 1,
                 game: 1,
                 offer: None,
+                opening: "free".into(),
             },
             seats: [seat("a"), seat("b")],
             game: GameRow {
@@ -367,6 +360,7 @@ mod tests {
                 started_ms: Some(0),
                 result: None,
                 reason: None,
+                decisions: String::new(),
             },
             moves: moves
                 .iter()
@@ -476,5 +470,162 @@ mod tests {
         assert!(take_free_seat(&snap, Some("d".into()), None).is_none());
         assert_eq!(seat_of_token(&snap, "c"), Some(1));
         assert_eq!(seat_of_token(&snap, "zzz"), None);
+    }
+
+    /// A swap2 room on 15x15 where seat 0 opens (it was given X, the first player's colour).
+    fn swap2(moves: &[&str], decisions: &str) -> Snapshot {
+        let mut snap = room("15x15x5", None, moves);
+        snap.room.opening = "swap2".into();
+        snap.game.decisions = decisions.into();
+        snap
+    }
+
+    fn decide_at(ply: usize, decision: Decision) -> Action {
+        Action::Decide { ply, decision }
+    }
+
+    /// `snap` with `ops` applied as the store would (moves and decisions).
+    fn applied(mut snap: Snapshot, ops: &[Op]) -> Snapshot {
+        for op in ops {
+            match op {
+                Op::Move { cell, .. } => snap.moves.push(crate::rooms::store::MoveRow {
+                    cell: cell.clone(),
+                    played_ms: 0,
+                    clock_ms: None,
+                }),
+                Op::Decide { before, after, .. } => {
+                    assert_eq!(&snap.game.decisions, before);
+                    snap.game.decisions = after.clone();
+                }
+                _ => {}
+            }
+        }
+        snap
+    }
+
+    #[test]
+    fn in_a_swap_opening_the_opener_places_three_stones_of_both_colours() {
+        let mut snap = swap2(&[], "");
+        for (ply, cell) in ["h8", "h9", "j8"].into_iter().enumerate() {
+            assert_eq!(
+                decide(&snap, 1, &play_at(ply, cell), 0).unwrap_err().code(),
+                "not_your_turn"
+            );
+            let ops = decide(&snap, 0, &play_at(ply, cell), 0).unwrap();
+            snap = applied(snap, &ops);
+        }
+        // Three stones: the chooser (seat 1) decides; nobody moves meanwhile.
+        assert_eq!(
+            decide(&snap, 0, &play_at(3, "k8"), 0).unwrap_err().code(),
+            "not_your_turn"
+        );
+        assert_eq!(
+            decide(&snap, 1, &play_at(3, "k8"), 0).unwrap_err().code(),
+            "opening_step"
+        );
+        assert_eq!(
+            decide(&snap, 0, &decide_at(3, Decision::White), 0)
+                .unwrap_err()
+                .code(),
+            "not_your_turn"
+        );
+        assert_eq!(
+            decide(&snap, 1, &decide_at(2, Decision::White), 0)
+                .unwrap_err()
+                .code(),
+            "stale_ply"
+        );
+        // Seat 1 takes white: it now plays O, which is to move.
+        let ops = decide(&snap, 1, &decide_at(3, Decision::White), 0).unwrap();
+        let snap = applied(snap, &ops);
+        assert_eq!(snap.game.decisions, "white");
+        assert_eq!(
+            (colour_of(&snap, 0), colour_of(&snap, 1)),
+            (Player::X, Player::O)
+        );
+        // The same decision again, from a client that had not seen it: stale.
+        assert_eq!(
+            decide(&snap, 1, &decide_at(3, Decision::White), 0)
+                .unwrap_err()
+                .code(),
+            "stale_ply"
+        );
+        assert_eq!(
+            decide(&snap, 0, &play_at(3, "k8"), 0).unwrap_err().code(),
+            "not_your_turn"
+        );
+        assert!(decide(&snap, 1, &play_at(3, "k8"), 0).is_ok());
+    }
+
+    #[test]
+    fn taking_black_swaps_the_seats_colours() {
+        let snap = swap2(&["h8", "h9", "j8"], "");
+        let ops = decide(&snap, 1, &decide_at(3, Decision::Black), 0).unwrap();
+        let snap = applied(snap, &ops);
+        assert_eq!(
+            (colour_of(&snap, 0), colour_of(&snap, 1)),
+            (Player::O, Player::X)
+        );
+        assert_eq!(seat_of(&snap, Player::O), 0);
+        // White (seat 0 now) plays the fourth stone.
+        assert_eq!(
+            decide(&snap, 1, &play_at(3, "k8"), 0).unwrap_err().code(),
+            "not_your_turn"
+        );
+        assert!(decide(&snap, 0, &play_at(3, "k8"), 0).is_ok());
+    }
+
+    #[test]
+    fn after_place_two_the_chooser_places_and_the_opener_chooses() {
+        let snap = swap2(&["h8", "h9", "j8"], "");
+        let ops = decide(&snap, 1, &decide_at(3, Decision::PlaceTwo), 0).unwrap();
+        let mut snap = applied(snap, &ops);
+        for (ply, cell) in [(3, "k8"), (4, "g7")] {
+            assert_eq!(
+                decide(&snap, 0, &play_at(ply, cell), 0).unwrap_err().code(),
+                "not_your_turn"
+            );
+            let ops = decide(&snap, 1, &play_at(ply, cell), 0).unwrap();
+            snap = applied(snap, &ops);
+        }
+        assert_eq!(
+            decide(&snap, 0, &decide_at(5, Decision::PlaceTwo), 0)
+                .unwrap_err()
+                .code(),
+            "bad_opening"
+        );
+        assert_eq!(
+            decide(&snap, 1, &decide_at(5, Decision::Black), 0)
+                .unwrap_err()
+                .code(),
+            "not_your_turn"
+        );
+        // The opener takes white: it plays O (as it was given X at first, the seats swap).
+        let ops = decide(&snap, 0, &decide_at(5, Decision::White), 0).unwrap();
+        let snap = applied(snap, &ops);
+        assert_eq!(snap.game.decisions, "place-two,white");
+        assert_eq!(
+            (colour_of(&snap, 0), colour_of(&snap, 1)),
+            (Player::O, Player::X)
+        );
+        assert!(decide(&snap, 0, &play_at(5, "l8"), 0).is_ok());
+    }
+
+    #[test]
+    fn a_free_room_has_nothing_to_decide() {
+        let snap = room("15x15x5", None, &["h8", "h9", "j8"]);
+        assert_eq!(
+            decide(&snap, 1, &decide_at(3, Decision::Black), 0)
+                .unwrap_err()
+                .code(),
+            "opening_step"
+        );
+        let swap = swap2(&["h8"], "");
+        assert_eq!(
+            decide(&swap, 1, &decide_at(1, Decision::Black), 0)
+                .unwrap_err()
+                .code(),
+            "opening_step"
+        );
     }
 }

@@ -20,7 +20,8 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use super::limits::Ask;
-use super::referee::{colour_of, Action};
+use super::reading::colour_of;
+use super::referee::Action;
 use super::view::{ClientMessage, ServerMessage};
 use super::{closed, Rooms};
 use crate::clients::Client;
@@ -214,6 +215,7 @@ impl Session {
                 return Some(self.hello(&token).await);
             }
             ClientMessage::Move { ply, cell } => Action::Move { ply, cell },
+            ClientMessage::Decide { ply, decision } => Action::Decide { ply, decision },
             ClientMessage::Resign => Action::Resign,
             ClientMessage::Draw => Action::Draw,
             ClientMessage::Rematch => Action::Rematch,

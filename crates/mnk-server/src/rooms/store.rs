@@ -29,16 +29,30 @@ use sqlx::{PgPool, SqlitePool};
 /// embeds them too, but it compiles a second copy of sqlx and of SQLite for the compiler, which
 /// doubled the cold build.) Applied versions are recognised by their SQL's checksum, so a file is
 /// never edited once released: a change is a new migration.
-const SQLITE_SCHEMA: Schema = Schema(&[(
-    1,
-    "rooms",
-    include_str!("../../migrations/sqlite/0001_rooms.sql"),
-)]);
-const POSTGRES_SCHEMA: Schema = Schema(&[(
-    1,
-    "rooms",
-    include_str!("../../migrations/postgres/0001_rooms.sql"),
-)]);
+const SQLITE_SCHEMA: Schema = Schema(&[
+    (
+        1,
+        "rooms",
+        include_str!("../../migrations/sqlite/0001_rooms.sql"),
+    ),
+    (
+        2,
+        "openings",
+        include_str!("../../migrations/sqlite/0002_openings.sql"),
+    ),
+]);
+const POSTGRES_SCHEMA: Schema = Schema(&[
+    (
+        1,
+        "rooms",
+        include_str!("../../migrations/postgres/0001_rooms.sql"),
+    ),
+    (
+        2,
+        "openings",
+        include_str!("../../migrations/postgres/0002_openings.sql"),
+    ),
+]);
 
 /// Migrations as (version, description, SQL), in order.
 #[derive(Debug)]
@@ -126,6 +140,8 @@ pub struct RoomRow {
     pub game: i64,
     /// What a seat offers (`draw:0`, `rematch:1`), if anything.
     pub offer: Option<String>,
+    /// How its games open: `free`, `swap` or `swap2`.
+    pub opening: String,
 }
 
 /// Who sits in a seat.
@@ -158,6 +174,8 @@ pub struct GameRow {
     pub result: Option<String>,
     /// How it ended: `line`, `full`, `no_line_left`, `resigned`, `agreed`, `time`.
     pub reason: Option<String>,
+    /// The decisions of its swap opening so far, comma-separated (`place-two,black`).
+    pub decisions: String,
 }
 
 /// One move as stored.
@@ -199,6 +217,8 @@ pub struct NewRoom {
     pub creator: String,
     /// A bot invited to seat 1.
     pub bot: Option<String>,
+    /// How its games open: `free`, `swap` or `swap2`.
+    pub opening: String,
 }
 
 /// One step of a change to a room (see [`Store::apply`]).
@@ -238,6 +258,15 @@ pub enum Op {
         /// How it ended.
         reason: String,
     },
+    /// A decision of the current game's swap opening.
+    Decide {
+        /// The game's number.
+        game: i64,
+        /// The decisions before it, as stored.
+        before: String,
+        /// The decisions with it.
+        after: String,
+    },
     /// What is on offer now (`None` clears it).
     Offer(Option<String>),
     /// The room's current game is now game `number`.
@@ -272,19 +301,28 @@ type RoomTuple = (
     i64,
     i64,
     Option<String>,
+    String,
 );
 
 /// A tuple as the `seats` query reads it.
 type SeatTuple = (i64, Option<String>, Option<String>);
 /// A tuple as the `games` query reads it.
-type GameTuple = (i64, i64, Option<i64>, Option<String>, Option<String>);
+type GameTuple = (
+    i64,
+    i64,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+    String,
+);
 /// A tuple as the `moves` query reads it.
 type MoveTuple = (i64, String, i64, Option<i64>);
 
 const SELECT_ROOM: &str = "SELECT id, rules, clock_initial_ms, clock_increment_ms, created_ms, \
-     seen_ms, closed_ms, version, game, offer FROM rooms WHERE id = $1";
+     seen_ms, closed_ms, version, game, offer, opening FROM rooms WHERE id = $1";
 const SELECT_SEATS: &str = "SELECT seat, token_hash, bot FROM seats WHERE room = $1 ORDER BY seat";
-const SELECT_GAME: &str = "SELECT number, x_seat, started_ms, result, reason FROM games \
+const SELECT_GAME: &str =
+    "SELECT number, x_seat, started_ms, result, reason, decisions FROM games \
      WHERE room = $1 AND number = $2";
 const SELECT_MOVES: &str = "SELECT ply, cell, played_ms, clock_ms FROM moves \
      WHERE room = $1 AND game = $2 ORDER BY ply";
@@ -359,13 +397,14 @@ impl Store {
             let mut tx = pool.begin().await?;
             sqlx::query(
                 "INSERT INTO rooms (id, rules, clock_initial_ms, clock_increment_ms, created_ms, \
-                 seen_ms, version, game) VALUES ($1, $2, $3, $4, $5, $5, 1, 1)",
+                 seen_ms, version, game, opening) VALUES ($1, $2, $3, $4, $5, $5, 1, 1, $6)",
             )
             .bind(&room.id)
             .bind(&room.rules)
             .bind(initial)
             .bind(increment)
             .bind(now)
+            .bind(&room.opening)
             .execute(&mut *tx)
             .await?;
             let seats = [
@@ -468,6 +507,7 @@ impl Store {
             snap.room.version,
             number,
             None,
+            snap.room.opening.clone(),
         );
         let other = snapshot((room, seats, Some(game), moves))?;
         snap.game = other.game;
@@ -658,6 +698,18 @@ fn op_sql(op: &Op) -> (&'static str, Vec<Arg>) {
                 Arg::Now,
             ],
         ),
+        Op::Decide {
+            game,
+            before,
+            after,
+        } => (
+            "UPDATE games SET decisions = $3 WHERE room = $1 AND number = $2 AND decisions = $4",
+            vec![
+                Arg::Int(*game),
+                Arg::Text(Some(after.clone())),
+                Arg::Text(Some(before.clone())),
+            ],
+        ),
         Op::Offer(offer) => (
             "UPDATE rooms SET offer = $2 WHERE id = $1",
             vec![Arg::Text(offer.clone())],
@@ -689,6 +741,7 @@ fn snapshot((room, seats, game, moves): Read) -> Result<Snapshot, StoreError> {
         version: room.7,
         game: room.8,
         offer: room.9.clone(),
+        opening: room.10.clone(),
     };
     let mut seat_rows: [SeatRow; 2] = Default::default();
     for (seat, token_hash, bot) in seats {
@@ -698,7 +751,7 @@ fn snapshot((room, seats, game, moves): Read) -> Result<Snapshot, StoreError> {
             .ok_or_else(|| damaged("a seat other than 0 and 1"))?;
         *slot = SeatRow { token_hash, bot };
     }
-    let (number, x_seat, started_ms, result, reason) =
+    let (number, x_seat, started_ms, result, reason, decisions) =
         game.ok_or_else(|| damaged("no row for its current game"))?;
     let game = GameRow {
         number,
@@ -706,6 +759,7 @@ fn snapshot((room, seats, game, moves): Read) -> Result<Snapshot, StoreError> {
         started_ms,
         result,
         reason,
+        decisions,
     };
     let mut move_rows = Vec::with_capacity(moves.len());
     for (index, (ply, cell, played_ms, clock_ms)) in moves.into_iter().enumerate() {
@@ -739,7 +793,7 @@ mod tests {
             (POSTGRES_SCHEMA, "643d2492158f09b9b0f92387"),
         ] {
             let migrations = schema.resolve().await.unwrap();
-            assert_eq!(migrations.len(), 1);
+            assert_eq!(migrations.len(), 2);
             let checksum: String = migrations[0].checksum[..12]
                 .iter()
                 .map(|b| format!("{b:02x}"))
@@ -747,5 +801,72 @@ mod tests {
             assert_eq!(checksum, released);
             assert_eq!(migrations[0].version, 1);
         }
+    }
+
+    /// A database made before swap openings (only the first migration applied) opens with the
+    /// new schema, its rooms opening freely and their games with no decisions.
+    #[tokio::test]
+    async fn a_database_from_before_openings_is_migrated_and_its_rooms_open_freely() {
+        let pool = Store::sqlite_memory().await.unwrap();
+        let first = Schema(&SQLITE_SCHEMA.0[..1]);
+        Migrator::new(first)
+            .await
+            .unwrap()
+            .run(&pool)
+            .await
+            .unwrap();
+        for sql in [
+            "INSERT INTO rooms (id, rules, created_ms, seen_ms, version, game) \
+             VALUES ('old', '15x15x5', 0, 0, 1, 1)",
+            "INSERT INTO seats (room, seat, token_hash) VALUES ('old', 0, 'a')",
+            "INSERT INTO seats (room, seat) VALUES ('old', 1)",
+            "INSERT INTO games (room, number, x_seat) VALUES ('old', 1, 0)",
+        ] {
+            sqlx::query(sql).execute(&pool).await.unwrap();
+        }
+        Migrator::new(SQLITE_SCHEMA)
+            .await
+            .unwrap()
+            .run(&pool)
+            .await
+            .unwrap();
+        let store = Store::Sqlite(pool);
+        let snap = store.load("old").await.unwrap().unwrap();
+        assert_eq!(snap.room.opening, "free");
+        assert_eq!(snap.game.decisions, "");
+        let decided = store
+            .apply(
+                "old",
+                1,
+                5,
+                &[Op::Decide {
+                    game: 1,
+                    before: String::new(),
+                    after: "black".into(),
+                }],
+            )
+            .await
+            .unwrap();
+        assert_eq!(decided, Applied::Done(2));
+        assert_eq!(
+            store.load("old").await.unwrap().unwrap().game.decisions,
+            "black"
+        );
+        // A decision decided on a reading that no longer holds writes nothing.
+        let stale = store
+            .apply(
+                "old",
+                2,
+                6,
+                &[Op::Decide {
+                    game: 1,
+                    before: String::new(),
+                    after: "white".into(),
+                }],
+            )
+            .await
+            .unwrap();
+        assert_eq!(stale, Applied::Conflict);
+        assert_eq!(store.load("old").await.unwrap().unwrap().room.version, 2);
     }
 }

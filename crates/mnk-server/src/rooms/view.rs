@@ -1,14 +1,15 @@
 //! What clients see of a room: the typed replies of the room API and the messages of its
 //! WebSocket (`docs/api.md`, "Rooms").
 
-use mnk_core::Player;
+use mnk_core::{Decision, Opening, Player, Step};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use super::referee::{self, clocks, colour_of, seat_of};
+use super::reading::{self, clocks, colour_of, seat_of};
 use super::store::Snapshot;
 use crate::error::ApiError;
 use crate::game::{cell_json, forbidden_json, game_outcome_json};
+use crate::opening::StepReply;
 
 /// A room and its current game.
 #[derive(Clone, Debug, Serialize)]
@@ -48,6 +49,28 @@ pub struct RoomView {
     pub clocks: Option<ClocksView>,
     /// A draw or rematch a seat offers.
     pub offer: Option<OfferView>,
+    /// In a room with a swap opening: where the current game's opening stands; absent in rooms
+    /// whose games open freely.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opening: Option<OpeningView>,
+}
+
+/// A swap opening in a room: its kind, the decisions made, and what comes next, as
+/// `/api/state` says it (`step`, `seat` as `opener`/`chooser`, `left`, `options`, `black`), with
+/// the room's seats named.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpeningView {
+    /// `swap` or `swap2`.
+    pub kind: Opening,
+    /// The decisions made so far, in order.
+    pub decisions: Vec<Decision>,
+    /// The room seat (0 or 1) that opens this game.
+    pub opener: usize,
+    /// What comes next.
+    #[serde(flatten)]
+    pub step: StepReply,
+    /// The room seat that places or chooses now; `null` once the colours are settled.
+    pub acts: Option<usize>,
 }
 
 /// The Fischer clock of a room.
@@ -141,7 +164,7 @@ pub struct GameRecord {
 
 /// The record of a finished game (`game_not_over` while it is played).
 pub fn game_record(snap: &Snapshot) -> Result<GameRecord, ApiError> {
-    let game = referee::game(snap)?;
+    let game = reading::game(snap)?;
     let result = result_view(snap).ok_or_else(|| {
         ApiError::GameNotOver("this game is still being played: watch it in its room".into())
     })?;
@@ -233,6 +256,13 @@ pub enum ClientMessage {
         /// The cell, `h8` or `7,7`.
         cell: String,
     },
+    /// A decision of the swap opening at the ply the client expects.
+    Decide {
+        /// The number of stones the client has seen.
+        ply: usize,
+        /// `black`, `white` or `place-two`.
+        decision: Decision,
+    },
     /// Resign the current game.
     Resign,
     /// Offer a draw, or accept the opponent's offer.
@@ -245,11 +275,11 @@ pub enum ClientMessage {
 
 /// The room as clients see it at `now`.
 pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
-    let game = referee::game(snap)?;
+    let game = reading::game(snap)?;
     let pos = &game.pos;
     let status = if snap.room.closed_ms.is_some() {
         "closed"
-    } else if referee::is_over(snap) {
+    } else if reading::is_over(snap) {
         "over"
     } else if snap.game.started_ms.is_none() {
         "waiting"
@@ -281,7 +311,7 @@ pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
         last: pos.last_move().map(|c| cell_json(&game.rules, c)),
         forbidden: game.rules.has_forbidden_moves(game.rules.first()).then(|| {
             // A game ended by resignation, agreement or time has no move left to forbid.
-            if referee::is_over(snap) {
+            if reading::is_over(snap) {
                 Vec::new()
             } else {
                 forbidden_json(pos)
@@ -294,7 +324,28 @@ pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
             running,
         }),
         offer: offer_view(snap),
+        opening: opening_view(snap, &game)?,
     })
+}
+
+fn opening_view(snap: &Snapshot, game: &reading::Game) -> Result<Option<OpeningView>, ApiError> {
+    if game.opening == Opening::Free {
+        return Ok(None);
+    }
+    let step = game.step()?;
+    let acts = match step {
+        Step::Place { seat, .. } | Step::Choose { seat, .. } => {
+            Some(reading::room_seat(snap, &game.rules, seat))
+        }
+        Step::Settled { .. } => None,
+    };
+    Ok(Some(OpeningView {
+        kind: game.opening,
+        decisions: game.decisions.clone(),
+        opener: reading::opener_seat(snap, &game.rules),
+        step: step.into(),
+        acts,
+    }))
 }
 
 fn result_view(snap: &Snapshot) -> Option<ResultView> {
@@ -310,10 +361,10 @@ fn result_view(snap: &Snapshot) -> Option<ResultView> {
 }
 
 fn offer_view(snap: &Snapshot) -> Option<OfferView> {
-    let (kind, seat) = snap.room.offer.as_deref()?.split_once(':')?;
+    let (kind, seat) = reading::offered(snap)?;
     Some(OfferView {
         kind: kind.to_string(),
-        seat: seat.parse().ok()?,
+        seat,
     })
 }
 
@@ -336,9 +387,30 @@ pub fn seated(
 /// The seat playing the side to move, if the game is on and a bot sits there: the bot is due.
 #[must_use]
 pub fn bot_due(snap: &Snapshot, to_move: Player) -> Option<(usize, String)> {
-    if referee::is_over(snap) || snap.game.started_ms.is_none() || snap.room.closed_ms.is_some() {
+    if reading::is_over(snap) || snap.game.started_ms.is_none() || snap.room.closed_ms.is_some() {
+        return None;
+    }
+    // Bots take no part in swap openings (rooms refuse the two together).
+    if snap.room.opening != Opening::Free.name() {
         return None;
     }
     let seat = seat_of(snap, to_move);
     snap.seats[seat].bot.clone().map(|bot| (seat, bot))
+}
+
+/// `error` with the room's state at `now` in it, where the refusal carries the state
+/// (`stale_ply`): the referee refuses, the view says what the client missed.
+#[must_use]
+pub fn with_state(error: ApiError, snap: &Snapshot, now: i64) -> ApiError {
+    match error {
+        ApiError::StalePly { message, .. } => {
+            let state = state_view(snap, now)
+                .map_or(Json::Null, |v| serde_json::to_value(v).unwrap_or_default());
+            ApiError::StalePly {
+                message,
+                state: Box::new(state),
+            }
+        }
+        other => other,
+    }
 }

@@ -1,0 +1,201 @@
+//! Reading a room: what a [`Snapshot`] says about its current game — the position (replayed
+//! with mnk-core), which seat plays which colour, the clocks, whether the game is over, what is
+//! on offer, where a swap opening stands. Both the [`referee`](super::referee), which decides on a snapshot, and the
+//! [`view`](super::view), which shows it, read through here; neither needs the other.
+
+use mnk_core::{Cell, Decision, Opening, Player, Position, Rules, Seat, Step};
+
+use super::store::Snapshot;
+use crate::error::ApiError;
+
+/// A room's current game, read with mnk-core.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The rules.
+    pub rules: Rules,
+    /// The position after the stored moves.
+    pub pos: Position,
+    /// How the room's games open.
+    pub opening: Opening,
+    /// The decisions of this game's opening so far.
+    pub decisions: Vec<Decision>,
+}
+
+impl Game {
+    /// Where the opening stands: who places or chooses, or the colours settled (always settled,
+    /// with the opener black, in a free opening).
+    pub fn step(&self) -> Result<Step, ApiError> {
+        self.opening
+            .step(self.pos.ply(), &self.decisions)
+            .map_err(|e| ApiError::Internal(format!("a room's opening does not replay: {e}")))
+    }
+}
+
+/// The room's opening and the current game's decisions, as stored.
+pub fn opening(snap: &Snapshot) -> Result<(Opening, Vec<Decision>), String> {
+    let opening: Opening = snap.room.opening.parse()?;
+    let decisions = decisions(&snap.game.decisions)?;
+    Ok((opening, decisions))
+}
+
+/// Decisions as stored: comma-separated names, none for an empty text.
+pub fn decisions(text: &str) -> Result<Vec<Decision>, String> {
+    text.split(',')
+        .filter(|d| !d.is_empty())
+        .map(str::parse)
+        .collect()
+}
+
+/// Decisions as they are stored.
+#[must_use]
+pub fn decisions_text(decisions: &[Decision]) -> String {
+    decisions
+        .iter()
+        .map(|d| d.name())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Whether the game's swap opening has settled the colours the other way round from how the
+/// seats were first given them. A game stores `x_seat` as if the opener kept the first
+/// player's colour (black); when the chooser ends up black, the seats' colours are swapped.
+fn swapped(snap: &Snapshot) -> bool {
+    let Ok((opening, decisions)) = opening(snap) else {
+        return false;
+    };
+    matches!(
+        opening.step(snap.moves.len(), &decisions),
+        Ok(Step::Settled {
+            black: Seat::Chooser
+        })
+    )
+}
+
+/// The room seat that opens the current game: the one given the first player's colour at its
+/// start (see [`swapped`]).
+#[must_use]
+pub fn opener_seat(snap: &Snapshot, rules: &Rules) -> usize {
+    let x = usize::from(snap.game.x_seat == 1);
+    if rules.first() == Player::X {
+        x
+    } else {
+        1 - x
+    }
+}
+
+/// The room seat of an opening's `seat` (opener or chooser) in the current game.
+#[must_use]
+pub fn room_seat(snap: &Snapshot, rules: &Rules, seat: Seat) -> usize {
+    let opener = opener_seat(snap, rules);
+    match seat {
+        Seat::Opener => opener,
+        Seat::Chooser => 1 - opener,
+    }
+}
+
+/// Reads the current game of a snapshot. A stored game that does not replay is damage, not a
+/// client's error.
+pub fn game(snap: &Snapshot) -> Result<Game, ApiError> {
+    let damaged = |what: String| ApiError::Internal(format!("room {} holds {what}", snap.room.id));
+    let rules: Rules = snap
+        .room
+        .rules
+        .parse()
+        .map_err(|e| damaged(format!("unreadable rules: {e}")))?;
+    let mut pos = Position::new(rules);
+    for stored in &snap.moves {
+        let cell: Cell = stored
+            .cell
+            .parse()
+            .map_err(|e| damaged(format!("an unreadable move: {e}")))?;
+        pos.try_play(cell)
+            .map_err(|e| damaged(format!("an illegal move: {e}")))?;
+    }
+    let (opening, decisions) =
+        opening(snap).map_err(|e| damaged(format!("an unreadable opening: {e}")))?;
+    Ok(Game {
+        rules,
+        pos,
+        opening,
+        decisions,
+    })
+}
+
+/// The colour seat `seat` plays in the current game. While a swap opening is still being
+/// played this is the colour the seat was given at the start (the opener has black's); the
+/// opening decides who acts then, not the colours.
+#[must_use]
+pub fn colour_of(snap: &Snapshot, seat: usize) -> Player {
+    let x = i64::try_from(seat).ok() == Some(snap.game.x_seat);
+    if x != swapped(snap) {
+        Player::X
+    } else {
+        Player::O
+    }
+}
+
+/// The seat playing `colour` in the current game (as [`colour_of`] says).
+#[must_use]
+pub fn seat_of(snap: &Snapshot, colour: Player) -> usize {
+    usize::from(colour_of(snap, 0) != colour)
+}
+
+/// Whether the current game has a result.
+#[must_use]
+pub fn is_over(snap: &Snapshot) -> bool {
+    snap.game.result.is_some()
+}
+
+/// The game's two clocks at `now`, in milliseconds left (X's, O's), and whose is running.
+#[must_use]
+pub fn clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<(i64, i64, Option<Player>)> {
+    let (initial, _) = snap.room.clock?;
+    let mover = |ply: usize| {
+        if ply % 2 == 0 {
+            game.rules.first()
+        } else {
+            game.rules.first().opponent()
+        }
+    };
+    let mut left = [initial, initial];
+    for (ply, stored) in snap.moves.iter().enumerate() {
+        left[usize::from(mover(ply) == Player::O)] = stored.clock_ms.unwrap_or(initial);
+    }
+    // A closed room's clocks stand still (and no flag falls there: nothing is written to it).
+    let running = snap
+        .game
+        .started_ms
+        .filter(|_| !is_over(snap) && snap.room.closed_ms.is_none())
+        .map(|started| {
+            let since = snap.moves.last().map_or(started, |m| m.played_ms);
+            let side = mover(snap.moves.len());
+            left[usize::from(side == Player::O)] -= (now - since).max(0);
+            side
+        });
+    if snap.game.reason.as_deref() == Some("time") {
+        // Lost on time: the side to move's clock stopped at zero.
+        left[usize::from(mover(snap.moves.len()) == Player::O)] = 0;
+    }
+    Some((left[0], left[1], running))
+}
+
+/// The offer text for `kind` by `seat`: `draw:0`.
+#[must_use]
+pub fn offer(kind: &str, seat: usize) -> String {
+    format!("{kind}:{seat}")
+}
+
+/// What is on offer: its kind (`draw`, `rematch`) and the seat that offers it.
+#[must_use]
+pub fn offered(snap: &Snapshot) -> Option<(&str, usize)> {
+    let (kind, seat) = snap.room.offer.as_deref()?.split_once(':')?;
+    Some((kind, seat.parse().ok()?))
+}
+
+/// The seat a token hash holds in the room, if any.
+#[must_use]
+pub fn seat_of_token(snap: &Snapshot, hash: &str) -> Option<usize> {
+    snap.seats
+        .iter()
+        .position(|s| s.token_hash.as_deref() == Some(hash))
+}

@@ -1,0 +1,108 @@
+// A swap2 opening in a room, between two people in two browser contexts: the creator chooses
+// swap2 in the room dialog (which then offers no clock), opens with three stones, the friend
+// chooses in the panel beside the board to place two more, the opener then takes a colour, and
+// play goes on with the colours the opening gave. The panel shows only to the seat choosing, and
+// comes back after a reload.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const vp = VIEWPORTS[0];
+const room = (page) => page.$eval('#room', (el) => ({ ...el.dataset }));
+const waitRoom = (page, attr, value) =>
+  page.waitForFunction(([a, v]) => document.getElementById('room').dataset[a] === v, [attr, value], { timeout: 15000 });
+const waitPly = (page, ply) =>
+  page.waitForFunction((n) => document.getElementById('board').dataset.ply === String(n), ply, { timeout: 15000 });
+const waitPanel = (page) => page.waitForSelector('#swap:not([hidden])', { timeout: 15000 });
+
+describe('rooms with a swap2 opening (desktop)', () => {
+  test('two people play a swap2 room through its opening', async () => {
+    const a = await open(browser, vp, '/?r=15x15x5&o=human');
+    await a.click('#btn-room');
+    await a.selectOption('#room-clock', '300000+3000');
+    await a.selectOption('#room-opening', 'swap2');
+    assert.equal(await a.isDisabled('#room-clock'), true, 'a swap room has no clock');
+    assert.equal(await a.inputValue('#room-clock'), '');
+    assert.equal(await a.isVisible('#room-opening-note'), true);
+    await a.selectOption('#room-colour', 'X');
+    await a.click('#room-create');
+    await waitRoom(a, 'status', 'waiting');
+    const link = await a.inputValue('#room-link');
+
+    const b = await open(browser, vp, link.replace(/^https?:\/\/[^/]+/, ''));
+    await b.waitForSelector('#room:not([hidden])');
+    await waitRoom(b, 'status', 'playing');
+    await waitRoom(a, 'status', 'playing');
+    assert.match(await a.textContent('#room-seat'), /You open/);
+    assert.match(await b.textContent('#room-seat'), /Your friend opens/);
+    assert.match(await a.textContent('#room-status'), /place the opening stones \(3 to place, next: X\)/);
+    assert.match(await b.textContent('#room-status'), /Your friend’s turn in the opening/);
+
+    const both = [a, b];
+    const place = async (page, cell, ply) => {
+      await page.click(`#grid [data-cell="${cell}"]`);
+      for (const p of both) await waitPly(p, ply);
+    };
+    // The friend cannot place the opener's stones.
+    await b.click('#grid [data-cell="h8"]');
+    await b.waitForTimeout(400);
+    assert.equal((await board(a)).ply, '0');
+    await place(a, 'h8', 1);
+    await place(a, 'h9', 2);
+    await place(a, 'j8', 3);
+
+    // Three stones: the friend chooses, and only the friend sees the panel (a reload keeps it).
+    await waitPanel(b);
+    await b.reload();
+    await b.waitForSelector('#room:not([hidden])');
+    await waitPly(b, 3);
+    await waitPanel(b);
+    assert.equal(await a.isHidden('#swap'), true);
+    assert.match(await b.textContent('#swap-title'), /You: choose a colour/);
+    assert.match(await b.textContent('#room-status'), /choose a colour/);
+    await a.click('#grid [data-cell="k8"]');
+    await b.click('#grid [data-cell="k8"]');
+    await a.waitForTimeout(400);
+    assert.equal((await board(a)).ply, '3', 'no stone while a colour is to be chosen');
+    await shot(b, 'desktop-room-swap2-choice');
+    await b.click('#swap-place-two');
+    await b.waitForSelector('#swap', { state: 'hidden', timeout: 15000 });
+
+    // The friend places two more (white, then black); the opener chooses.
+    await b.waitForFunction(() => /2 to place/.test(document.getElementById('room-status').textContent), null, {
+      timeout: 15000,
+    });
+    await place(b, 'k8', 4);
+    await place(b, 'g7', 5);
+    await waitPanel(a);
+    assert.equal(await b.isHidden('#swap'), true);
+    assert.deepEqual(
+      await a.$$eval('#swap-options button', (buttons) => buttons.map((x) => x.id)),
+      ['swap-black', 'swap-white'],
+    );
+    await a.click('#swap-white');
+
+    // The opener took white (O, to move): the seats' colours follow, and play goes on.
+    await waitRoom(a, 'colour', 'O');
+    await waitRoom(b, 'colour', 'X');
+    assert.equal(await a.isHidden('#swap'), true);
+    assert.match(await a.textContent('#room-seat'), /You play O/);
+    assert.match(await a.textContent('#room-status'), /Your turn/);
+    assert.match(await b.textContent('#room-status'), /Your friend’s turn/);
+    await place(a, 'l8', 6);
+    await place(b, 'f6', 7);
+    assert.equal((await room(a)).status, 'playing');
+    await a.click('#room-resign');
+    for (const p of both) await waitRoom(p, 'status', 'over');
+    assert.match(await b.textContent('#room-status'), /You won: resigned/);
+    for (const p of both) await p.done();
+  });
+});
