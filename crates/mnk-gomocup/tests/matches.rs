@@ -120,6 +120,42 @@ fn an_engine_that_plays_off_the_board_loses_by_illegal_move() {
         .contains("99,99, which is not on the board"));
 }
 
+/// What an external engine hears in a one-game match with `nodes` as the node cap: the engine
+/// writes every line to a file, then plays off the board (the game ends at once).
+fn lines_heard(nodes: Option<u64>) -> String {
+    let heard = std::env::temp_dir().join(format!(
+        "mnk-heard-{}-{}.txt",
+        std::process::id(),
+        nodes.unwrap_or(0)
+    ));
+    let engine = format!(
+        "sh -c 'while read l; do echo \"$l\" >> {}; case \"$l\" in START*) echo OK;; BEGIN*|BOARD*|TURN*) echo 99,99;; END*) exit 0;; esac; done'",
+        heard.display()
+    );
+    let mut args = MatchArgs::new("engine:0", "weights");
+    args.engines = vec![engine];
+    args.games = 1;
+    args.nodes = nodes;
+    args.quiet = true;
+    run_match(&args).unwrap();
+    let text = std::fs::read_to_string(&heard).unwrap();
+    std::fs::remove_file(&heard).ok();
+    text
+}
+
+#[test]
+fn a_node_cap_is_sent_to_external_engines_as_max_node() {
+    let capped = lines_heard(Some(4321));
+    assert!(
+        capped.lines().any(|l| l.trim() == "INFO max_node 4321"),
+        "{capped}"
+    );
+    assert!(capped.contains("INFO timeout_turn"), "{capped}");
+    let uncapped = lines_heard(None);
+    assert!(uncapped.contains("INFO timeout_turn"), "{uncapped}");
+    assert!(!uncapped.contains("max_node"), "{uncapped}");
+}
+
 #[test]
 fn an_engine_that_plays_on_a_taken_cell_loses_by_illegal_move() {
     // Always the centre: taken by the opening or by its own first move.

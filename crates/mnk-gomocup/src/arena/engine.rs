@@ -67,6 +67,9 @@ pub struct EngineSettings {
     pub max_memory: u64,
     /// `INFO thread_num`, sent only when set.
     pub threads: Option<usize>,
+    /// `INFO max_node`, sent only when set: a node cap per search, so that an external engine
+    /// compared with `--nodes` plays the same games whatever the machine's load.
+    pub max_nodes: Option<u64>,
 }
 
 /// An engine's answer to `SWAP2BOARD`.
@@ -175,6 +178,9 @@ impl Engine {
         }
         if let Some(threads) = settings.threads {
             engine.send(&format!("INFO thread_num {threads}"))?;
+        }
+        if let Some(nodes) = settings.max_nodes {
+            engine.send(&format!("INFO max_node {nodes}"))?;
         }
         Ok(engine)
     }

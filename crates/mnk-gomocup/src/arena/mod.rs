@@ -10,7 +10,8 @@
 //! cancels out. Games can run side by side (`--concurrency`).
 //!
 //! For comparing evaluations without the noise of a shared machine's clock, `--nodes` caps every
-//! search of our engine in nodes (one thread, a node cap: the same game every run), and
+//! search of our engine in nodes (one thread, a node cap: the same game every run; an external
+//! engine is sent it as `INFO max_node`, so two builds can be compared the same way), and
 //! `--weights-a`/`--weights-b` give a player's engine another weight table. `--record` writes the
 //! games as `mnk tune` reads them.
 
@@ -157,8 +158,9 @@ pub struct MatchArgs {
     /// header line): rules, result, ending, opening stones and moves, separated by tabs.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// Cap every search of our engine at this many nodes (1 to 10^12), besides the move time:
-    /// with one thread, the same games on every run.
+    /// Cap every search at this many nodes (1 to 10^12), besides the move time: our engine's
+    /// directly (with one thread, the same games on every run), external engines' through INFO
+    /// max_node.
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     pub nodes: Option<u64>,
@@ -661,6 +663,7 @@ fn engine_settings(args: &MatchArgs, who: usize) -> EngineSettings {
         match_ms: args.game_ms,
         max_memory: args.memory_mb.saturating_mul(1 << 20),
         threads: threads_of(args, who),
+        max_nodes: args.nodes,
     }
 }
 
