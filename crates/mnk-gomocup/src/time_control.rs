@@ -2,9 +2,10 @@
 //!
 //! A Gomocup game is lost the moment a move arrives late, so the budget is built from what the
 //! manager says with a safety margin on every side:
-//! - `timeout_turn` caps every move; we keep back a tenth of it (at least
+//! - `timeout_turn` caps every move; we keep back a twentieth of it (at least
 //!   [`TURN_MARGIN_MIN_MS`], at most [`TURN_MARGIN_MAX_MS`]) for process start-up, pipes and the
-//!   search's own stopping latency. `0` means "play at once".
+//!   search's own stopping latency (together under 10 ms on our machines: more would be
+//!   thinking time thrown away). `0` means "play at once".
 //! - `timeout_match`/`time_left` cap the game: of what is left we keep back a reserve and share
 //!   the rest over the moves still to come ([`moves_to_go`]). When the manager sends no
 //!   `time_left` we count our own spending since the last report (or since `START`).
@@ -14,7 +15,7 @@ use std::time::Duration;
 /// The turn time assumed when the manager never sends `timeout_turn` (a human at a keyboard).
 pub const DEFAULT_TURN_MS: u64 = 5_000;
 /// Least part of `timeout_turn` kept back.
-pub const TURN_MARGIN_MIN_MS: u64 = 50;
+pub const TURN_MARGIN_MIN_MS: u64 = 10;
 /// Greatest part of `timeout_turn` kept back.
 pub const TURN_MARGIN_MAX_MS: u64 = 1_000;
 /// Least part of the game time left that is never spent.
@@ -84,7 +85,7 @@ impl TimeControl {
     /// What the next move may spend, with `ply` stones on the board.
     #[must_use]
     pub fn budget(&self, ply: usize) -> Duration {
-        let margin = (self.turn_ms / 10).clamp(TURN_MARGIN_MIN_MS, TURN_MARGIN_MAX_MS);
+        let margin = (self.turn_ms / 20).clamp(TURN_MARGIN_MIN_MS, TURN_MARGIN_MAX_MS);
         let mut ms = self.turn_ms.saturating_sub(margin);
         if let Some(left) = self.game_left_ms() {
             let reserve = (left / 10).clamp(GAME_RESERVE_MIN_MS, GAME_RESERVE_MAX_MS);
@@ -109,12 +110,13 @@ mod tests {
 
     #[test]
     fn the_turn_limit_keeps_a_margin() {
-        assert_eq!(tc(100, 0, None).budget(0), Duration::from_millis(50));
-        assert_eq!(tc(300, 0, None).budget(0), Duration::from_millis(250));
-        assert_eq!(tc(5_000, 0, None).budget(0), Duration::from_millis(4_500));
+        assert_eq!(tc(100, 0, None).budget(0), Duration::from_millis(90));
+        assert_eq!(tc(200, 0, None).budget(0), Duration::from_millis(190));
+        assert_eq!(tc(300, 0, None).budget(0), Duration::from_millis(285));
+        assert_eq!(tc(5_000, 0, None).budget(0), Duration::from_millis(4_750));
         assert_eq!(tc(30_000, 0, None).budget(0), Duration::from_millis(29_000));
         assert_eq!(tc(0, 0, None).budget(0), Duration::ZERO);
-        assert_eq!(tc(40, 0, None).budget(0), Duration::ZERO);
+        assert_eq!(tc(8, 0, None).budget(0), Duration::ZERO);
     }
 
     #[test]

@@ -11,11 +11,11 @@
 //! Without a deadline nothing here applies: a depth- or node-limited search is reproducible.
 
 /// Share of the turn after which no new iteration starts, in a position without news.
-pub const BASE_SHARE: f64 = 0.55;
+pub const BASE_SHARE: f64 = 0.75;
 /// The share when the best move has not changed for [`STABLE_ITERATIONS`] iterations.
-pub const STABLE_SHARE: f64 = 0.4;
+pub const STABLE_SHARE: f64 = 0.55;
 /// The share when the best move changed in the last iteration or the score fell.
-pub const UNSETTLED_SHARE: f64 = 0.7;
+pub const UNSETTLED_SHARE: f64 = 0.9;
 /// Iterations with the same best move after which it counts as settled.
 pub const STABLE_ITERATIONS: u32 = 4;
 /// A fall of the score from one iteration to the next that counts as bad news, in evaluation
