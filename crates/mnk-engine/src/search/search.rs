@@ -21,7 +21,9 @@
 //!    window of its own. Its own tables keep the first line exactly the single-line search.
 //! 3. **Each node**: mate-distance pruning; immediate decisions from the threat counts (a five
 //!    to make, two fives to stop, an open four against no five); at the horizon, a quiescence
-//!    search of own fours and forced blocks; the transposition table; moves by threat class
+//!    search of own fours and forced blocks; the transposition table; in non-PV nodes where
+//!    the opponent has no four, a static score far above beta stands (reverse futility);
+//!    moves by threat class
 //!    ([`super::movegen`]) ordered by TT move, killers, threat scores and history; the first
 //!    move with a full window, the rest with a null window and a re-search when they beat alpha;
 //!    quiet late moves reduced (LMR) or, near the horizon in non-PV nodes, skipped.
@@ -56,6 +58,10 @@ const LMR_MOVE: usize = 2;
 /// Futility pruning applies up to this depth, with this margin per ply.
 const FUTILITY_DEPTH: i32 = 3;
 const FUTILITY_MARGIN: i32 = 250;
+/// Reverse futility pruning (a static score this far above beta per ply of depth left stands)
+/// applies up to this depth.
+const REVERSE_FUTILITY_DEPTH: i32 = 4;
+const REVERSE_FUTILITY_MARGIN: i32 = 300;
 /// Late-move pruning applies up to this depth.
 const LMP_DEPTH: i32 = 8;
 /// Fours in the root VCF.
@@ -558,6 +564,11 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        if !pv_node && !is_win(beta) && !is_loss(alpha) {
+            if let Some(score) = self.reverse_futility(depth, beta) {
+                return score;
+            }
+        }
         // Moves by threat class, then ordered.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let phase = generate(&self.board, &mut moves);
@@ -678,6 +689,22 @@ impl<'a> Searcher<'a> {
         };
         self.tt.store(hash, ply, best_move, best, depth, bound);
         best
+    }
+
+    /// Reverse futility: at a shallow non-PV node where the opponent has neither a four to
+    /// complete nor an open four to make (a threat is searched, never judged: the static score
+    /// does not see a VCT), a static score this far above `beta` stands.
+    fn reverse_futility(&self, depth: i32, beta: i32) -> Option<i32> {
+        if depth > REVERSE_FUTILITY_DEPTH
+            || self
+                .board
+                .threats_at_least(1 - self.board.side(), Threat::Flex4)
+                > 0
+        {
+            return None;
+        }
+        let eval = evaluate(&self.board);
+        (eval - REVERSE_FUTILITY_MARGIN * depth >= beta).then_some(eval)
     }
 
     /// A score the threat counts alone decide, `ply` plies from the root: a five to complete,
