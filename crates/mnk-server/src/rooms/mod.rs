@@ -35,12 +35,15 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use mnk_core::Step;
 use mnk_engine::roster::{self, BotSpec};
+use mnk_engine::search::EngineConfig;
 use mnk_engine::{Deadline, Limits};
 use tokio::sync::{watch, Semaphore};
 
 use crate::clients::Client;
 use crate::error::ApiError;
+use crate::opening::Part;
 use crate::pool::EnginePool;
 use hub::{Hub, Push};
 use limits::{AddressLimits, AddressRates, Ask};
@@ -339,12 +342,17 @@ impl Rooms {
         self.presence_changed(id, change);
     }
 
-    /// Starts the bot's move when it is a bot's turn (once per room on this server).
+    /// Starts the bot's move when it is a bot's turn (once per room on this server): a move,
+    /// or in a swap opening its whole step (the stones it places, or its decision with the
+    /// stones that go with it), thought in the engine pool and played through [`Rooms::act`].
     fn wake_bot(self: &Arc<Self>, snap: &Snapshot) {
         let Ok(game) = reading::game(snap) else {
             return;
         };
-        let Some((seat, bot)) = view::bot_due(snap, game.pos.to_move()) else {
+        let Some((seat, bot)) = view::bot_due(snap, &game) else {
+            return;
+        };
+        let Ok(step) = game.step() else {
             return;
         };
         let room = snap.room.id.clone();
@@ -354,10 +362,18 @@ impl Rooms {
         let rooms = self.clone();
         let ply = game.pos.ply();
         tokio::spawn(async move {
-            let answer = rooms.bot_move(&bot, game.pos).await;
+            let answer = match step {
+                Step::Settled { .. } => rooms
+                    .bot_move(&bot, game.pos)
+                    .await
+                    .map(|cell| Action::Move { ply, cell }),
+                Step::Place { .. } | Step::Choose { .. } => {
+                    rooms.bot_opening(&bot, game.pos, step).await
+                }
+            };
             rooms.lock_thinking().remove(&room);
             let result = match answer {
-                Ok(cell) => rooms.act(&room, seat, &Action::Move { ply, cell }).await,
+                Ok(action) => rooms.act(&room, seat, &action).await,
                 Err(e) => Err(e),
             };
             // A stale ply means a person acted meanwhile (a resignation): nothing to do.
@@ -392,6 +408,60 @@ impl Rooms {
                 Ok(pos.rules().cell_name(choice.cell))
             })
             .await
+    }
+
+    /// The bot's part of a swap opening at `step` in `pos`, as the page's computer plays it
+    /// (`POST /api/opening`): the opener's three stones, or a decision with its stones. Its
+    /// searches share the time of one move.
+    async fn bot_opening(
+        &self,
+        bot: &str,
+        pos: mnk_core::Position,
+        step: Step,
+    ) -> Result<Action, ApiError> {
+        let spec: BotSpec = bot.parse().map_err(ApiError::from)?;
+        let budget = self.config.bot_think;
+        let seed = pos.hash();
+        let ply = pos.ply();
+        let part = self
+            .pool
+            .run(Client(None), move |stop| {
+                let limits = Limits {
+                    deadline: Some(Deadline::from_now(budget)),
+                    stop: Some(stop),
+                    ..Limits::default()
+                };
+                crate::opening::computer_part(
+                    &spec,
+                    &pos,
+                    step,
+                    seed,
+                    EngineConfig::default(),
+                    budget,
+                    &limits,
+                )
+                .map(|part| (part, pos))
+            })
+            .await?;
+        let (part, pos) = part;
+        let names = |cells: &[mnk_core::Cell]| {
+            cells
+                .iter()
+                .map(|&c| pos.rules().cell_name(c))
+                .collect::<Vec<_>>()
+        };
+        Ok(match part {
+            Part::Placed(stones) => Action::Step {
+                ply,
+                decision: None,
+                stones: names(&stones),
+            },
+            Part::Decided(answer) => Action::Step {
+                ply,
+                decision: Some(answer.decision),
+                stones: names(&answer.stones),
+            },
+        })
     }
 
     /// `action` by seat `seat` of room `id`.
@@ -461,7 +531,6 @@ impl Rooms {
         let snap = self.load(id).await?;
         let game = reading::game(&snap)?;
         roster::check_rules(bot, &game.rules).map_err(ApiError::from)?;
-        http::check_opening(game.opening, &game.rules, false, true)?;
         let name = bot.to_string();
         self.change(id, |snap, _| {
             referee::take_free_seat(snap, None, Some(name.clone()))
