@@ -1324,3 +1324,28 @@ async fn a_bot_in_a_clocked_swap2_room_opens_chooses_and_plays() {
     assert!(on["clocks"]["x_ms"].as_i64().unwrap() > 290_000);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_in_a_swap_opening_ends_the_game_live_for_a_watcher_come_late() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let clock = json!({"initial_ms": 1500, "increment_ms": 500});
+    let (room, opener, _) = create(
+        addr,
+        json!({"rules": "gomoku15", "colour": "X", "opening": "swap2", "clock": clock}),
+    )
+    .await;
+    join(addr, &room).await;
+    for (ply, cell) in ["h8", "h9", "j8"].into_iter().enumerate() {
+        assert_eq!(play(addr, &room, &opener, ply, cell).await.0, 200);
+    }
+    // A watcher that comes after the last change sees the flag fall all the same: the chooser
+    // (seat 1, O until the colours are settled) does not choose, and loses on time.
+    let mut ws = socket(addr, &room).await;
+    let flagged = state_when(&mut ws, |s| s["status"] == "over").await;
+    assert_eq!(flagged["result"], json!({"winner": "X", "reason": "time"}));
+    assert_eq!(flagged["clocks"]["o_ms"], 0);
+    assert!(flagged["clocks"]["x_ms"].as_i64().unwrap() > 1000);
+    server.stop().await;
+}

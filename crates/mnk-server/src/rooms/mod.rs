@@ -31,7 +31,7 @@ pub mod socket;
 pub mod store;
 pub mod view;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -95,6 +95,8 @@ pub struct Rooms {
     server: String,
     /// Rooms whose bot is thinking on this server (one search per room at a time).
     thinking: Mutex<HashSet<String>>,
+    /// Rooms with a timer for their running clock's flag, and the version it was armed at.
+    flags: Mutex<HashMap<String, i64>>,
     /// Raised when the server shuts down: sockets close, background tasks end.
     closing: watch::Sender<bool>,
 }
@@ -138,6 +140,7 @@ impl Rooms {
             presence: Presence::default(),
             server: ids::new_token()[..12].to_string(),
             thinking: Mutex::new(HashSet::new()),
+            flags: Mutex::new(HashMap::new()),
             closing: watch::channel(false).0,
         });
         tokio::spawn(sweep(Arc::downgrade(&rooms), rooms.closing.subscribe()));
@@ -233,7 +236,10 @@ impl Rooms {
     }
 
     /// With a clock running and watchers here: reads the room again when the flag would fall,
-    /// so that the loss on time is stored and shown without waiting for anyone to act.
+    /// so that the loss on time is stored and shown without waiting for anyone to act. Armed
+    /// after every change, and when a room starts being watched here (a socket, a long poll, a
+    /// change heard from another server): a watcher that comes after the last change sees the
+    /// flag fall too. One timer per room and version.
     fn arm_flag(self: &Arc<Self>, snap: &Snapshot) {
         if self.hub.watched(&snap.room.id).is_none() {
             return;
@@ -241,16 +247,22 @@ impl Rooms {
         let Ok(game) = reading::game(snap) else {
             return;
         };
-        let Some((x, o, Some(side))) = reading::clocks(snap, &game, now_ms()) else {
+        let Some((left, Some(seat))) = reading::seat_clocks(snap, &game, now_ms()) else {
             return;
         };
-        let left = if side == mnk_core::Player::X { x } else { o };
-        let wait = Duration::from_millis(left.max(0) as u64 + 20);
         let (rooms, id, version) = (
             Arc::downgrade(self),
             snap.room.id.clone(),
             snap.room.version,
         );
+        {
+            let mut flags = self.lock_flags();
+            if flags.get(&id).is_some_and(|&armed| armed >= version) {
+                return;
+            }
+            flags.insert(id.clone(), version);
+        }
+        let wait = Duration::from_millis(left[seat].max(0) as u64 + 20);
         let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
             tokio::select! {
@@ -260,11 +272,24 @@ impl Rooms {
             let Some(rooms) = rooms.upgrade() else {
                 return;
             };
-            // Moved meanwhile: that change armed its own timer.
-            if rooms.hub.watched(&id) == Some(version) {
+            {
+                let mut flags = rooms.lock_flags();
+                // Changed meanwhile: that change armed its own timer.
+                if flags.get(&id) != Some(&version) {
+                    return;
+                }
+                flags.remove(&id);
+            }
+            if rooms.hub.watched(&id).is_some() {
                 let _ = rooms.current(&id).await;
             }
         });
+    }
+
+    fn lock_flags(&self) -> std::sync::MutexGuard<'_, HashMap<String, i64>> {
+        self.flags
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Sends the room's state to its watchers on this server.
@@ -552,6 +577,7 @@ impl Rooms {
     ) -> Result<Snapshot, ApiError> {
         let mut watcher = self.hub.subscribe(id);
         let snap = self.current(id).await?;
+        self.arm_flag(&snap);
         if let Some(seat) = seat {
             let now = tokio::time::Instant::now();
             let change = self.presence.polled(id, seat, now, now + wait);
@@ -729,6 +755,7 @@ async fn listen(
                 tokio::spawn(async move {
                     if let Ok(snap) = rooms.load(&room).await {
                         rooms.publish(&snap);
+                        rooms.arm_flag(&snap);
                     }
                 });
             }
