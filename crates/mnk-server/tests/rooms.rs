@@ -1349,3 +1349,54 @@ async fn a_flag_in_a_swap_opening_ends_the_game_live_for_a_watcher_come_late() {
     assert!(flagged["clocks"]["x_ms"].as_i64().unwrap() > 1000);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_whose_long_poll_ended_shows_away_when_the_grace_is_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, o) = gomoku_with_two_players(addr).await;
+    let mut watcher = socket(addr, &room).await;
+    next(&mut watcher).await;
+
+    // O long-polls for up to 30 s; X's move answers it at once, and O does not poll again.
+    let version = state(addr, &room).await["version"].as_i64().unwrap();
+    let path_room = room.clone();
+    let poll = tokio::spawn(async move {
+        let room = path_room;
+        let path = format!("/api/rooms/{room}?after={version}&wait_ms=30000");
+        let raw = format!(
+            "GET {path} HTTP/1.1\r\nHost: mnk\r\nAuthorization: Bearer {o}\r\nConnection: close\r\n\r\n"
+        );
+        let mut stream = common::wire::connect(addr).await;
+        let reply = common::wire::exchange(&mut stream, raw.as_bytes()).await;
+        (reply, tokio::time::Instant::now())
+    });
+    assert_eq!(presence(&mut watcher).await, json!([false, true]));
+    assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
+    let (reply, ended) = poll.await.unwrap();
+    assert_eq!(reply.status, 200, "{}", reply.body);
+
+    // Away 10 s after the poll ended (not 10 s after the 30 s it might have waited), give or
+    // take the time the answer took to arrive and a little.
+    let away = tokio::time::timeout(Duration::from_secs(15), async {
+        while let Some(Ok(message)) = watcher.next().await {
+            let Message::Text(text) = message else {
+                continue;
+            };
+            let message: Value = serde_json::from_str(&text).unwrap();
+            if message["type"] == "presence" && message["here"] == json!([false, false]) {
+                return tokio::time::Instant::now();
+            }
+        }
+        panic!("the watcher's socket closed");
+    })
+    .await
+    .expect("O shows away within 15 s of its poll's end");
+    let late = away.duration_since(ended);
+    assert!(
+        late >= Duration::from_millis(9500) && late <= Duration::from_millis(11_000),
+        "away {late:?} after the poll ended"
+    );
+    server.stop().await;
+}

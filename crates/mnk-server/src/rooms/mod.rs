@@ -281,7 +281,10 @@ impl Rooms {
                 flags.remove(&id);
             }
             if rooms.hub.watched(&id).is_some() {
-                let _ = rooms.current(&id).await;
+                // Not fallen yet (the wall clock and the timer's disagree by a little): again.
+                if let Ok(snap) = rooms.current(&id).await {
+                    rooms.arm_flag(&snap);
+                }
             }
         });
     }
@@ -567,7 +570,8 @@ impl Rooms {
 
     /// The room after version `after`: at once if it is newer, else when it changes or when
     /// `wait` is up (then as it is).
-    /// A seat's long poll (`seat`) keeps the seat here while it waits, and a little after.
+    /// A seat's long poll (`seat`) keeps the seat here while it waits, and for
+    /// [`presence::POLL_GRACE`] after it ends.
     pub async fn after(
         self: &Arc<Self>,
         id: &str,
@@ -578,11 +582,7 @@ impl Rooms {
         let mut watcher = self.hub.subscribe(id);
         let snap = self.current(id).await?;
         self.arm_flag(&snap);
-        if let Some(seat) = seat {
-            let now = tokio::time::Instant::now();
-            let change = self.presence.polled(id, seat, now, now + wait);
-            self.presence_changed(id, change);
-        }
+        let _polling = seat.map(|seat| Polling::start(self, id, seat));
         if snap.room.version > after {
             return Ok(snap);
         }
@@ -599,6 +599,49 @@ impl Rooms {
             }
         }
         self.load(id).await
+    }
+}
+
+/// A seat's long poll while it waits: the seat counts as here. When it ends, answered or dropped
+/// because its client left, the grace begins, and the room is looked at again the moment the
+/// grace is over, so that "away" shows on time (not at the next tick of [`keep_presence`]).
+struct Polling {
+    rooms: Arc<Rooms>,
+    room: String,
+    seat: usize,
+}
+
+impl Polling {
+    fn start(rooms: &Arc<Rooms>, room: &str, seat: usize) -> Polling {
+        let change = rooms
+            .presence
+            .poll_started(room, seat, tokio::time::Instant::now());
+        rooms.presence_changed(room, change);
+        Polling {
+            rooms: rooms.clone(),
+            room: room.to_string(),
+            seat,
+        }
+    }
+}
+
+impl Drop for Polling {
+    fn drop(&mut self) {
+        let ended = tokio::time::Instant::now();
+        let change = self.rooms.presence.poll_ended(&self.room, self.seat, ended);
+        // Dropped outside the runtime (it is shutting down): nobody is left to tell.
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        self.rooms.presence_changed(&self.room, change);
+        let (rooms, room) = (Arc::downgrade(&self.rooms), self.room.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep_until(ended + presence::POLL_GRACE).await;
+            if let Some(rooms) = rooms.upgrade() {
+                let change = rooms.presence.look(&room, tokio::time::Instant::now());
+                rooms.presence_changed(&room, change);
+            }
+        });
     }
 }
 
@@ -648,7 +691,8 @@ async fn sweep(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>
     }
 }
 
-/// How often long polls' grace and other servers' stale reports are looked at.
+/// How often other servers' stale reports (and, should a timer have missed one, long polls'
+/// grace) are looked at.
 const PRESENCE_TICK: Duration = Duration::from_secs(2);
 
 /// `ID:here:SERVER:ab`: what server `SERVER` sees of room `ID` (`a`, `b`: 1 if a seat is here).
