@@ -905,4 +905,55 @@ mod tests {
         assert_eq!(stale, Applied::Conflict);
         assert_eq!(store.load("old").await.unwrap().unwrap().room.version, 2);
     }
+
+    /// A database from before clocks in swap openings (migrations 1 and 2) gains the decision's
+    /// time and clock, empty in its games; a decision then stores both.
+    #[tokio::test]
+    async fn a_database_from_before_opening_clocks_is_migrated() {
+        let pool = Store::sqlite_memory().await.unwrap();
+        let two = Schema(&SQLITE_SCHEMA.0[..2]);
+        Migrator::new(two).await.unwrap().run(&pool).await.unwrap();
+        for sql in [
+            "INSERT INTO rooms (id, rules, created_ms, seen_ms, version, game, opening) \
+             VALUES ('swap', '15x15x5', 0, 0, 1, 1, 'swap2')",
+            "INSERT INTO seats (room, seat, token_hash) VALUES ('swap', 0, 'a')",
+            "INSERT INTO seats (room, seat, token_hash) VALUES ('swap', 1, 'b')",
+            "INSERT INTO games (room, number, x_seat, started_ms, decisions) \
+             VALUES ('swap', 1, 0, 0, 'place-two')",
+        ] {
+            sqlx::query(sql).execute(&pool).await.unwrap();
+        }
+        Migrator::new(SQLITE_SCHEMA)
+            .await
+            .unwrap()
+            .run(&pool)
+            .await
+            .unwrap();
+        let store = Store::Sqlite(pool);
+        let snap = store.load("swap").await.unwrap().unwrap();
+        assert_eq!(
+            (snap.game.decisions.as_str(), snap.game.decided_ms),
+            ("place-two", None)
+        );
+        let decided = store
+            .apply(
+                "swap",
+                1,
+                7,
+                &[Op::Decide {
+                    game: 1,
+                    before: "place-two".into(),
+                    after: "place-two,black".into(),
+                    clock_ms: Some(4000),
+                }],
+            )
+            .await
+            .unwrap();
+        assert_eq!(decided, Applied::Done(2));
+        let game = store.load("swap").await.unwrap().unwrap().game;
+        assert_eq!(
+            (game.decided_ms, game.decided_clock_ms),
+            (Some(7), Some(4000))
+        );
+    }
 }
