@@ -90,13 +90,9 @@ function askForRoom() {
   $('dlg-room').showModal();
 }
 
-/** A swap opening comes without a clock (the server refuses the two together): the clock field
- * is set to none and disabled while one is chosen, and a note says why. */
+/** With a swap opening a note says who opens and whose clock runs while it is played. */
 function syncOpeningField() {
-  const swap = $('room-opening').value !== 'free';
-  if (swap) $('room-clock').value = '';
-  $('room-clock').disabled = swap;
-  $('room-opening-note').hidden = !swap;
+  $('room-opening-note').hidden = $('room-opening').value === 'free';
 }
 
 /** The clock chosen in the dialog: `{initial_ms, increment_ms}` from "300000+3000", or none. */

@@ -93,10 +93,12 @@ export function openingStep() {
 /** Whether the step of the opening shown is the human's (always, for two people on one device;
  * in a room, when it is this page's seat's). */
 const humanSeatActs = (step) => (!vsComputer() && !store.opening.room) || step.seat === store.opening.seat;
-/** Whether the human chooses now (the choice dialog). */
+/** Whether the human chooses now (the choice dialog): not once a room's game has a result (a
+ * resignation, a flag), though its opening was left unsettled. */
 export const humanChooses = () => {
   const step = openingStep();
-  return Boolean(step) && step.step === 'choose' && humanSeatActs(step) && store.tree.atEnd();
+  const over = Boolean(position() && position().result);
+  return Boolean(step) && step.step === 'choose' && humanSeatActs(step) && store.tree.atEnd() && !over;
 };
 /** The human's colour once the colours are settled by `state` (`black` names a seat). */
 export function settleSide(state) {

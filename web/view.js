@@ -287,10 +287,11 @@ export function seatName(seat) {
   return t(seat === store.opening.seat ? 'openingYou' : 'openingComputer');
 }
 
-/** The status line during the opening, or '' once the colours are settled. */
+/** The status line during the opening, or '' once the colours are settled (or a room's game
+ * ended in the opening: a resignation, a flag). */
 function openingStatus() {
   const step = openingStep();
-  if (!step) return '';
+  if (!step || position().result) return '';
   const who = seatName(step.seat);
   if (step.step === 'place') {
     const next = store.tree.ply % 2 === 0 ? store.rules.first || 'X' : other(store.rules.first || 'X');

@@ -1,8 +1,9 @@
 // A swap2 opening in a room, between two people in two browser contexts: the creator chooses
-// swap2 in the room dialog (which then offers no clock), opens with three stones, the friend
-// chooses in the panel beside the board to place two more, the opener then takes a colour, and
-// play goes on with the colours the opening gave. The panel shows only to the seat choosing, and
-// comes back after a reload.
+// swap2 and a clock in the room dialog, opens with three stones, the friend chooses in the panel
+// beside the board to place two more, the opener then takes a colour, and play goes on with the
+// colours the opening gave. The panel shows only to the seat choosing, and comes back after a
+// reload. The clocks run for the seat that places or chooses, and a flag in the opening loses;
+// the computer, invited from the page, opens a swap2 room and plays on after the person chooses.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
@@ -29,8 +30,8 @@ describe('rooms with a swap2 opening (desktop)', () => {
     await a.click('#btn-room');
     await a.selectOption('#room-clock', '300000+3000');
     await a.selectOption('#room-opening', 'swap2');
-    assert.equal(await a.isDisabled('#room-clock'), true, 'a swap room has no clock');
-    assert.equal(await a.inputValue('#room-clock'), '');
+    assert.equal(await a.isDisabled('#room-clock'), false, 'a swap room may have a clock');
+    assert.equal(await a.inputValue('#room-clock'), '300000+3000');
     assert.equal(await a.isVisible('#room-opening-note'), true);
     await a.selectOption('#room-colour', 'X');
     await a.click('#room-create');
@@ -58,6 +59,9 @@ describe('rooms with a swap2 opening (desktop)', () => {
     await place(a, 'h8', 1);
     await place(a, 'h9', 2);
     await place(a, 'j8', 3);
+    // The opener's three stones were one turn on its clock (5 min, + 3 s once); the friend's
+    // clock (O) runs while it chooses.
+    assert.match(await a.textContent('#room-clocks'), /^X 5:0[0-3] · O (5:00|4:5\d)$/);
 
     // Three stones: the friend chooses, and only the friend sees the panel (a reload keeps it).
     await waitPanel(b);
@@ -104,5 +108,60 @@ describe('rooms with a swap2 opening (desktop)', () => {
     for (const p of both) await waitRoom(p, 'status', 'over');
     assert.match(await b.textContent('#room-status'), /You won: resigned/);
     for (const p of both) await p.done();
+  });
+
+  test('a clocked swap2 room: the chooser is on its clock while it chooses, and flags', async () => {
+    const api = (path, body) =>
+      fetch(`${process.env.MNK_URL}/api/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
+    const clock = { initial_ms: 4000, increment_ms: 1000 };
+    const created = await api('rooms', { rules: 'gomoku15', colour: 'X', opening: 'swap2', clock });
+    const b = await open(browser, vp, `/?room=${created.room}`);
+    await waitRoom(b, 'status', 'playing');
+    for (const [ply, cell] of ['h8', 'h9', 'j8'].entries()) {
+      const placed = await api(`rooms/${created.room}/move`, { token: created.token, ply, cell });
+      assert.equal(placed.ply, ply + 1);
+    }
+    await waitPly(b, 3);
+    await waitPanel(b);
+    // The opener's turn earned one second; the friend's four seconds run down as it thinks.
+    assert.match(await b.textContent('#room-clocks'), /^X 0:0[45] · O 0:0[234]$/);
+    await shot(b, 'desktop-room-swap2-clock');
+    await waitRoom(b, 'status', 'over');
+    assert.match(await b.textContent('#room-status'), /You lost: on time/);
+    assert.match(await b.textContent('#room-clocks'), /O 0:00$/);
+    assert.equal(await b.isHidden('#swap'), true, 'no choice once the game is over');
+    await shot(b, 'desktop-room-swap2-flag');
+    await b.done();
+  });
+
+  test('the computer, invited from the page, opens a swap2 room and plays on', async () => {
+    const page = await open(browser, vp, '/?r=15x15x5&o=human');
+    await page.click('#btn-room');
+    await page.selectOption('#room-clock', '180000+2000');
+    await page.selectOption('#room-opening', 'swap2');
+    // The person plays O: the computer, given X, opens.
+    await page.selectOption('#room-colour', 'O');
+    await page.click('#room-create');
+    await waitRoom(page, 'status', 'waiting');
+    await page.click('#room-bot');
+    await waitPly(page, 3);
+    await waitPanel(page);
+    assert.match(await page.textContent('#room-status'), /choose a colour/);
+    await page.click('#swap-white');
+    await page.waitForSelector('#swap', { state: 'hidden', timeout: 15000 });
+    await page.waitForFunction(() => /Your turn/.test(document.getElementById('room-status').textContent), null, {
+      timeout: 15000,
+    });
+    // White's stone, on a free cell far from the centre; the computer (black) answers.
+    await page.click('#grid [data-cell="a1"]');
+    await waitPly(page, 5);
+    assert.match(await page.textContent('#room-seat'), /You play O/);
+    assert.match(await page.textContent('#room-status'), /Your turn/);
+    await shot(page, 'desktop-room-swap2-bot');
+    await page.done();
   });
 });

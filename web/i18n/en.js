@@ -253,7 +253,7 @@ export default {
   roomReconnecting: 'Connection lost: reconnecting…',
   roomOpponentHere: 'Your opponent is here',
   roomOpponentAway: 'Your opponent is away (not connected)',
-  roomOpeningNote: 'With a swap opening the seat given the first player’s colour opens, and the room has no clock.',
+  roomOpeningNote: 'With a swap opening the seat given the first player’s colour opens; during the opening the clock of the seat placing stones or choosing runs.',
   roomYouOpen: 'You open (game {game}): your colour is chosen in the opening',
   roomYouChoose: 'Your friend opens (game {game}): you choose a colour after the opening stones',
   roomOpeningWatch: 'The opening is being played',

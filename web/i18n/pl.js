@@ -284,7 +284,7 @@ export default {
   roomReconnecting: 'Utracono połączenie: łączenie ponownie…',
   roomOpponentHere: 'Przeciwnik jest przy grze',
   roomOpponentAway: 'Przeciwnik jest nieobecny (nie jest połączony)',
-  roomOpeningNote: 'W otwarciu swap otwiera miejsce, które dostało kolor pierwszego gracza, a pokój nie ma zegara.',
+  roomOpeningNote: 'W otwarciu swap otwiera miejsce, które dostało kolor pierwszego gracza; w trakcie otwarcia biegnie zegar miejsca, które stawia kamienie lub wybiera.',
   roomYouOpen: 'Otwierasz (partia {game}): twój kolor zostanie wybrany w otwarciu',
   roomYouChoose: 'Otwiera znajomy (partia {game}): po kamieniach otwarcia wybierasz kolor',
   roomOpeningWatch: 'Trwa otwarcie',

@@ -66,9 +66,6 @@ pub enum ApiError {
     /// room, an action the opening's step does not allow (a stone while a colour is to be
     /// chosen, a decision while stones are placed or once the colours are settled).
     OpeningStep(String),
-    /// A room whose swap opening cannot go with what was asked of it (a clock, a bot): not
-    /// offered yet.
-    OpeningUnsupported(String),
     /// The request body is over the size limit (413).
     BodyTooLarge(String),
     /// Too many moves, or a board too large for the asked analysis (422).
@@ -151,7 +148,6 @@ impl ApiError {
             ApiError::GameOver { .. } => "game_over",
             ApiError::BadOpening(_) => "bad_opening",
             ApiError::OpeningStep(_) => "opening_step",
-            ApiError::OpeningUnsupported(_) => "opening_unsupported",
             ApiError::BodyTooLarge(_) | ApiError::TooLarge(_) => "too_large",
             ApiError::UnknownBot(_) => "unknown_bot",
             ApiError::Unsupported(_) => "unsupported",
@@ -192,7 +188,6 @@ impl ApiError {
             | ApiError::BadOpening(_)
             | ApiError::TooLarge(_)
             | ApiError::Unsupported(_)
-            | ApiError::OpeningUnsupported(_)
             | ApiError::OutOfTime(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::GameOver { .. }
             | ApiError::OpeningStep(_)
@@ -239,7 +234,6 @@ impl ApiError {
             | ApiError::Import(m)
             | ApiError::BadOpening(m)
             | ApiError::OpeningStep(m)
-            | ApiError::OpeningUnsupported(m)
             | ApiError::BodyTooLarge(m)
             | ApiError::TooLarge(m)
             | ApiError::UnknownBot(m)

@@ -201,15 +201,16 @@ async fn computer_opening(
 }
 
 /// What the computer did in an opening.
-enum Part {
+pub(crate) enum Part {
     /// The opener's three stones.
     Placed(Vec<Cell>),
     /// A decision, with its stones.
     Decided(OpeningAnswer),
 }
 
-/// The computer's part at `step`, by the bot `spec`, its searches sharing `budget`.
-fn computer_part(
+/// The computer's part at `step`, by the bot `spec`, its searches sharing `budget`: for
+/// `POST /api/opening`, and for a bot seated in a room with a swap opening.
+pub(crate) fn computer_part(
     spec: &BotSpec,
     pos: &Position,
     step: Step,

@@ -1,7 +1,7 @@
 //! Rooms over real sockets on a real SQLite file: two seats and a spectator, every refusal
 //! leaving the game unchanged, the WebSocket's messages good and bad, reconnecting after a
 //! restart, offers and rematches, a bot in a seat, a clock that flags, the long poll, swap2
-//! openings played over both seats' sockets.
+//! openings played over both seats' sockets and against a bot on a clock.
 
 mod common;
 
@@ -974,16 +974,6 @@ async fn a_swap2_room_is_played_through_its_opening_over_both_seats_sockets() {
             "bad_opening",
         ),
         (
-            json!({"rules": "gomoku15", "opening": "swap2", "clock": {"initial_ms": 60000, "increment_ms": 0}}),
-            422,
-            "opening_unsupported",
-        ),
-        (
-            json!({"rules": "gomoku15", "opening": "swap", "bot": {"level": 1}}),
-            422,
-            "opening_unsupported",
-        ),
-        (
             json!({"rules": "gomoku15", "opening": "swap3"}),
             400,
             "bad_json",
@@ -1021,7 +1011,7 @@ async fn a_swap2_room_is_played_through_its_opening_over_both_seats_sockets() {
     .await;
     assert_eq!(
         (status, invited["error"]["code"].as_str()),
-        (422, Some("opening_unsupported"))
+        (409, Some("seat_taken"))
     );
 
     let mut a = socket(addr, &room).await;
@@ -1204,4 +1194,209 @@ fn code(message: &Value) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+/// Reads `state` messages until one that `wanted` accepts, within 20 s.
+async fn state_when(socket: &mut Socket, wanted: impl Fn(&Value) -> bool) -> Value {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let message = next(socket).await;
+            if message["type"] == "state" && wanted(&message["state"]) {
+                return message["state"].clone();
+            }
+        }
+    })
+    .await
+    .expect("the awaited state within 20 s")
+}
+
+async fn decide(addr: SocketAddr, room: &str, token: &str, ply: u64, decision: &str) -> Value {
+    let body = json!({ "token": token, "ply": ply, "decision": decision });
+    let (status, reply) = call(addr, "POST", &format!("/api/rooms/{room}/decide"), body).await;
+    assert_eq!(status, 200, "{reply}");
+    reply
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_in_a_clocked_swap2_room_opens_chooses_and_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config_on(&dir);
+    config.rooms.bot_think = Duration::from_millis(400);
+    let server = Server::start(config).await;
+    let addr = server.addr;
+    let clock = json!({"initial_ms": 300_000, "increment_ms": 2000});
+    // The person takes O: level 6, given X, opens the first game.
+    let (room, me, created) = create(
+        addr,
+        json!({"rules": "gomoku15", "colour": "O", "opening": "swap2", "bot": {"level": 6}, "clock": clock}),
+    )
+    .await;
+    assert_eq!(created["state"]["opening"]["opener"], 1);
+    let mut ws = socket(addr, &room).await;
+
+    // The bot places its three stones in one change, on its own clock (one increment for the
+    // turn); then the person's clock runs while it chooses.
+    let three = state_at_ply(&mut ws, 3).await;
+    assert_eq!(
+        (
+            three["opening"]["step"].clone(),
+            three["opening"]["acts"].clone()
+        ),
+        (json!("choose"), json!(0)),
+        "{three}"
+    );
+    let bot_ms = three["clocks"]["x_ms"].as_i64().unwrap();
+    assert!(bot_ms > 300_000 && bot_ms < 302_000, "{three}");
+    assert_eq!(three["clocks"]["running"], "O");
+
+    // The person takes white and plays white's stone; the bot, black, answers.
+    decide(addr, &room, &me, 3, "white").await;
+    let free = ["k8", "g7", "l8", "f6", "m8", "e5", "n8", "d4"]
+        .into_iter()
+        .find(|c| !three["moves"].as_array().unwrap().contains(&json!(c)))
+        .unwrap();
+    assert_eq!(play(addr, &room, &me, 3, free).await.0, 200);
+    let answered = state_at_ply(&mut ws, 5).await;
+    assert_eq!(answered["opening"]["step"], "settled");
+    assert_eq!(
+        (
+            answered["seats"][0]["colour"].clone(),
+            answered["to_move"].clone()
+        ),
+        (json!("O"), json!("O"))
+    );
+
+    // A rematch (the bot accepts at once): the person opens game 2, the bot chooses.
+    let act = |what: &'static str| {
+        let (room, me) = (room.clone(), me.clone());
+        async move {
+            let body = json!({ "token": me });
+            call(addr, "POST", &format!("/api/rooms/{room}/{what}"), body).await
+        }
+    };
+    assert_eq!(act("resign").await.0, 200);
+    let (_, second) = act("rematch").await;
+    assert_eq!(
+        (second["game"].clone(), second["opening"]["acts"].clone()),
+        (json!(2), json!(0))
+    );
+    for (ply, cell) in ["h8", "j10", "d12"].into_iter().enumerate() {
+        assert_eq!(play(addr, &room, &me, ply, cell).await.0, 200);
+    }
+    // The bot decides (with the stones its decision places) until it is the person's turn.
+    let mine = |state: &Value| {
+        state["game"] == 2
+            && state["ply"].as_u64() >= Some(3)
+            && (state["opening"]["acts"] == 0
+                || (state["opening"]["step"] == "settled"
+                    && state["to_move"] == state["seats"][0]["colour"]))
+    };
+    let chosen = state_when(&mut ws, mine).await;
+    let decisions = chosen["opening"]["decisions"].as_array().unwrap().clone();
+    assert!(!decisions.is_empty(), "{chosen}");
+    let mut ply = chosen["ply"].as_u64().unwrap();
+    if chosen["opening"]["step"] == "choose" {
+        // The bot placed two: the person chooses black, and the bot, white, moves.
+        assert_eq!((decisions[0].clone(), ply), (json!("place-two"), 5));
+        decide(addr, &room, &me, ply, "black").await;
+    } else {
+        // The bot took a colour (and, taking white, played white's stone): the person moves.
+        let taken: Vec<&str> = chosen["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let cell = ["a1", "a15", "o1", "o15"]
+            .into_iter()
+            .find(|c| !taken.contains(c))
+            .unwrap();
+        assert_eq!(play(addr, &room, &me, ply as usize, cell).await.0, 200);
+        ply += 1;
+    }
+    // The bot plays on once the colours are settled.
+    let on = state_at_ply(&mut ws, ply + 1).await;
+    assert_eq!(
+        (on["status"].clone(), on["opening"]["step"].clone()),
+        (json!("playing"), json!("settled")),
+        "{on}"
+    );
+    assert!(on["clocks"]["x_ms"].as_i64().unwrap() > 290_000);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_in_a_swap_opening_ends_the_game_live_for_a_watcher_come_late() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let clock = json!({"initial_ms": 1500, "increment_ms": 500});
+    let (room, opener, _) = create(
+        addr,
+        json!({"rules": "gomoku15", "colour": "X", "opening": "swap2", "clock": clock}),
+    )
+    .await;
+    join(addr, &room).await;
+    for (ply, cell) in ["h8", "h9", "j8"].into_iter().enumerate() {
+        assert_eq!(play(addr, &room, &opener, ply, cell).await.0, 200);
+    }
+    // A watcher that comes after the last change sees the flag fall all the same: the chooser
+    // (seat 1, O until the colours are settled) does not choose, and loses on time.
+    let mut ws = socket(addr, &room).await;
+    let flagged = state_when(&mut ws, |s| s["status"] == "over").await;
+    assert_eq!(flagged["result"], json!({"winner": "X", "reason": "time"}));
+    assert_eq!(flagged["clocks"]["o_ms"], 0);
+    assert!(flagged["clocks"]["x_ms"].as_i64().unwrap() > 1000);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_whose_long_poll_ended_shows_away_when_the_grace_is_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let (room, x, o) = gomoku_with_two_players(addr).await;
+    let mut watcher = socket(addr, &room).await;
+    next(&mut watcher).await;
+
+    // O long-polls for up to 30 s; X's move answers it at once, and O does not poll again.
+    let version = state(addr, &room).await["version"].as_i64().unwrap();
+    let path_room = room.clone();
+    let poll = tokio::spawn(async move {
+        let room = path_room;
+        let path = format!("/api/rooms/{room}?after={version}&wait_ms=30000");
+        let raw = format!(
+            "GET {path} HTTP/1.1\r\nHost: mnk\r\nAuthorization: Bearer {o}\r\nConnection: close\r\n\r\n"
+        );
+        let mut stream = common::wire::connect(addr).await;
+        let reply = common::wire::exchange(&mut stream, raw.as_bytes()).await;
+        (reply, tokio::time::Instant::now())
+    });
+    assert_eq!(presence(&mut watcher).await, json!([false, true]));
+    assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
+    let (reply, ended) = poll.await.unwrap();
+    assert_eq!(reply.status, 200, "{}", reply.body);
+
+    // Away 10 s after the poll ended (not 10 s after the 30 s it might have waited), give or
+    // take the time the answer took to arrive and a little.
+    let away = tokio::time::timeout(Duration::from_secs(15), async {
+        while let Some(Ok(message)) = watcher.next().await {
+            let Message::Text(text) = message else {
+                continue;
+            };
+            let message: Value = serde_json::from_str(&text).unwrap();
+            if message["type"] == "presence" && message["here"] == json!([false, false]) {
+                return tokio::time::Instant::now();
+            }
+        }
+        panic!("the watcher's socket closed");
+    })
+    .await
+    .expect("O shows away within 15 s of its poll's end");
+    let late = away.duration_since(ended);
+    assert!(
+        late >= Duration::from_millis(9500) && late <= Duration::from_millis(11_000),
+        "away {late:?} after the poll ended"
+    );
+    server.stop().await;
 }

@@ -1,7 +1,7 @@
 //! Two `mnk serve` processes on one PostgreSQL database: a game between clients connected to
 //! different servers, every move relayed from one server to the other's sockets, and one
 //! referee for both (the same move sent to both servers at once is taken once); who is here is
-//! known across servers.
+//! known across servers; a clocked swap2 room against a bot stores its decisions' clocks.
 //!
 //! The database: `MNK_TEST_POSTGRES_URL` (the test script starts a throw-away cluster and sets
 //! it), else a cluster this test starts itself with `scripts/pg-cluster.sh`. Without
@@ -110,6 +110,18 @@ fn next_any(socket: &mut Socket) -> Value {
     }
 }
 
+/// Reads until the `welcome` that answers `hello`. A `state` may come first: a server publishes
+/// a room again when it hears of a change it had not yet sent to this server's watchers (such as
+/// the join, heard after the socket connected); the protocol allows a state at any time.
+fn welcome(socket: &mut Socket) -> Value {
+    loop {
+        let message = next(socket);
+        if message["type"] != "state" {
+            return message;
+        }
+    }
+}
+
 /// Reads until the room's state has `ply` moves.
 fn state_at_ply(socket: &mut Socket, ply: usize) -> Value {
     loop {
@@ -137,9 +149,9 @@ fn two_servers_on_one_postgres_database_relay_a_game_between_their_clients() {
         assert_eq!(next(ws)["state"]["status"], "playing");
     }
     send(&mut on_a, json!({"type": "hello", "token": x}));
-    assert_eq!(next(&mut on_a)["seat"], 0);
+    assert_eq!(welcome(&mut on_a)["seat"], 0);
     send(&mut on_b, json!({"type": "hello", "token": o}));
-    assert_eq!(next(&mut on_b)["seat"], 1);
+    assert_eq!(welcome(&mut on_b)["seat"], 1);
     // Who is here, across servers: X's socket on A, O's on B.
     presence_becomes(&mut watching_b, json!([true, true]));
 
@@ -185,4 +197,39 @@ fn two_servers_on_one_postgres_database_relay_a_game_between_their_clients() {
     let (_, state) =
         support::call(&a.addr, "GET", &format!("/api/rooms/{room}"), &Value::Null).unwrap();
     assert_eq!(state["ply"], 1);
+
+    // A clocked swap2 room against a bot, made on B and played on A: the bot's three stones, the
+    // person's decision (its time and clock stored in PostgreSQL), the bot's move.
+    let clock = json!({"initial_ms": 300_000, "increment_ms": 1000});
+    let request = json!({"rules": "gomoku15", "colour": "O", "opening": "swap2", "bot": {"level": 1}, "clock": clock});
+    let (status, created) = support::call(&b.addr, "POST", "/api/rooms", &request).unwrap();
+    assert_eq!(status, 201, "{created}");
+    let room = created["room"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let state_when = |wanted: &dyn Fn(&Value) -> bool| {
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (_, state) =
+                support::call(&a.addr, "GET", &format!("/api/rooms/{room}"), &Value::Null).unwrap();
+            if wanted(&state) {
+                return state;
+            }
+            assert!(Instant::now() < until, "waited in vain; the room: {state}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let three = state_when(&|s| s["ply"] == 3);
+    assert_eq!(three["opening"]["acts"], 0, "{three}");
+    let body = json!({"token": token, "ply": 3, "decision": "black"});
+    let (status, decided) =
+        support::call(&a.addr, "POST", &format!("/api/rooms/{room}/decide"), &body).unwrap();
+    assert_eq!(status, 200, "{decided}");
+    // Taking black handed the play over: the person's turn ended with its increment.
+    assert!(
+        decided["clocks"]["o_ms"].as_i64().unwrap() > 300_000,
+        "{decided}"
+    );
+    let answered = state_when(&|s| s["ply"] == 4);
+    assert_eq!(answered["opening"]["step"], "settled");
+    assert_eq!(answered["seats"][0]["colour"], "X");
 }

@@ -67,7 +67,7 @@ pub struct CreateRequest {
     #[serde(default)]
     pub bot: Option<Json>,
     /// How the room's games open: `free` (the default), `swap` or `swap2`. With a swap opening
-    /// the seat given the first player's colour opens; no clock and no bot (yet).
+    /// the seat given the first player's colour opens.
     #[serde(default)]
     pub opening: Opening,
 }
@@ -137,7 +137,7 @@ async fn create(
     if let Some(bot) = &bot {
         mnk_engine::roster::check_rules(bot, &rules)?;
     }
-    check_opening(request.opening, &rules, clock.is_some(), bot.is_some())?;
+    check_opening(request.opening, &rules)?;
     let token = ids::new_token();
     let new = NewRoom {
         id: ids::new_room_id(),
@@ -153,33 +153,11 @@ async fn create(
     Ok((StatusCode::CREATED, Reply(reply)))
 }
 
-/// An opening that suits the rules and the room. Swap openings come without clocks (whose time
-/// would run during decisions nobody has defined rules for) and without bots (which would need
-/// the computer's opening play in rooms): refused plainly rather than half done.
-pub fn check_opening(
-    opening: Opening,
-    rules: &mnk_core::Rules,
-    clock: bool,
-    bot: bool,
-) -> Result<(), ApiError> {
-    if opening == Opening::Free {
-        return Ok(());
-    }
+/// An opening that suits the rules (every swap opening goes with clocks and bots).
+fn check_opening(opening: Opening, rules: &mnk_core::Rules) -> Result<(), ApiError> {
     opening
         .check_rules(rules)
-        .map_err(|e| ApiError::BadOpening(e.to_string()))?;
-    if clock {
-        return Err(ApiError::OpeningUnsupported(format!(
-            "a room with the {opening} opening has no clock yet: choose no clock, or a free opening"
-        )));
-    }
-    if bot {
-        return Err(ApiError::OpeningUnsupported(format!(
-            "the computer does not take a seat in a room with the {opening} opening yet: play \
-             it in a local game, or open the room freely"
-        )));
-    }
-    Ok(())
+        .map_err(|e| ApiError::BadOpening(e.to_string()))
 }
 
 /// A clock within the limits, in milliseconds.

@@ -31,16 +31,19 @@ pub mod socket;
 pub mod store;
 pub mod view;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use mnk_core::Step;
 use mnk_engine::roster::{self, BotSpec};
+use mnk_engine::search::EngineConfig;
 use mnk_engine::{Deadline, Limits};
 use tokio::sync::{watch, Semaphore};
 
 use crate::clients::Client;
 use crate::error::ApiError;
+use crate::opening::Part;
 use crate::pool::EnginePool;
 use hub::{Hub, Push};
 use limits::{AddressLimits, AddressRates, Ask};
@@ -92,6 +95,8 @@ pub struct Rooms {
     server: String,
     /// Rooms whose bot is thinking on this server (one search per room at a time).
     thinking: Mutex<HashSet<String>>,
+    /// Rooms with a timer for their running clock's flag, and the version it was armed at.
+    flags: Mutex<HashMap<String, i64>>,
     /// Raised when the server shuts down: sockets close, background tasks end.
     closing: watch::Sender<bool>,
 }
@@ -135,6 +140,7 @@ impl Rooms {
             presence: Presence::default(),
             server: ids::new_token()[..12].to_string(),
             thinking: Mutex::new(HashSet::new()),
+            flags: Mutex::new(HashMap::new()),
             closing: watch::channel(false).0,
         });
         tokio::spawn(sweep(Arc::downgrade(&rooms), rooms.closing.subscribe()));
@@ -230,7 +236,10 @@ impl Rooms {
     }
 
     /// With a clock running and watchers here: reads the room again when the flag would fall,
-    /// so that the loss on time is stored and shown without waiting for anyone to act.
+    /// so that the loss on time is stored and shown without waiting for anyone to act. Armed
+    /// after every change, and when a room starts being watched here (a socket, a long poll, a
+    /// change heard from another server): a watcher that comes after the last change sees the
+    /// flag fall too. One timer per room and version.
     fn arm_flag(self: &Arc<Self>, snap: &Snapshot) {
         if self.hub.watched(&snap.room.id).is_none() {
             return;
@@ -238,16 +247,22 @@ impl Rooms {
         let Ok(game) = reading::game(snap) else {
             return;
         };
-        let Some((x, o, Some(side))) = reading::clocks(snap, &game, now_ms()) else {
+        let Some((left, Some(seat))) = reading::seat_clocks(snap, &game, now_ms()) else {
             return;
         };
-        let left = if side == mnk_core::Player::X { x } else { o };
-        let wait = Duration::from_millis(left.max(0) as u64 + 20);
         let (rooms, id, version) = (
             Arc::downgrade(self),
             snap.room.id.clone(),
             snap.room.version,
         );
+        {
+            let mut flags = self.lock_flags();
+            if flags.get(&id).is_some_and(|&armed| armed >= version) {
+                return;
+            }
+            flags.insert(id.clone(), version);
+        }
+        let wait = Duration::from_millis(left[seat].max(0) as u64 + 20);
         let mut closing = self.closing.subscribe();
         tokio::spawn(async move {
             tokio::select! {
@@ -257,11 +272,27 @@ impl Rooms {
             let Some(rooms) = rooms.upgrade() else {
                 return;
             };
-            // Moved meanwhile: that change armed its own timer.
-            if rooms.hub.watched(&id) == Some(version) {
-                let _ = rooms.current(&id).await;
+            {
+                let mut flags = rooms.lock_flags();
+                // Changed meanwhile: that change armed its own timer.
+                if flags.get(&id) != Some(&version) {
+                    return;
+                }
+                flags.remove(&id);
+            }
+            if rooms.hub.watched(&id).is_some() {
+                // Not fallen yet (the wall clock and the timer's disagree by a little): again.
+                if let Ok(snap) = rooms.current(&id).await {
+                    rooms.arm_flag(&snap);
+                }
             }
         });
+    }
+
+    fn lock_flags(&self) -> std::sync::MutexGuard<'_, HashMap<String, i64>> {
+        self.flags
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Sends the room's state to its watchers on this server.
@@ -339,12 +370,17 @@ impl Rooms {
         self.presence_changed(id, change);
     }
 
-    /// Starts the bot's move when it is a bot's turn (once per room on this server).
+    /// Starts the bot's move when it is a bot's turn (once per room on this server): a move,
+    /// or in a swap opening its whole step (the stones it places, or its decision with the
+    /// stones that go with it), thought in the engine pool and played through [`Rooms::act`].
     fn wake_bot(self: &Arc<Self>, snap: &Snapshot) {
         let Ok(game) = reading::game(snap) else {
             return;
         };
-        let Some((seat, bot)) = view::bot_due(snap, game.pos.to_move()) else {
+        let Some((seat, bot)) = view::bot_due(snap, &game) else {
+            return;
+        };
+        let Ok(step) = game.step() else {
             return;
         };
         let room = snap.room.id.clone();
@@ -354,10 +390,18 @@ impl Rooms {
         let rooms = self.clone();
         let ply = game.pos.ply();
         tokio::spawn(async move {
-            let answer = rooms.bot_move(&bot, game.pos).await;
+            let answer = match step {
+                Step::Settled { .. } => rooms
+                    .bot_move(&bot, game.pos)
+                    .await
+                    .map(|cell| Action::Move { ply, cell }),
+                Step::Place { .. } | Step::Choose { .. } => {
+                    rooms.bot_opening(&bot, game.pos, step).await
+                }
+            };
             rooms.lock_thinking().remove(&room);
             let result = match answer {
-                Ok(cell) => rooms.act(&room, seat, &Action::Move { ply, cell }).await,
+                Ok(action) => rooms.act(&room, seat, &action).await,
                 Err(e) => Err(e),
             };
             // A stale ply means a person acted meanwhile (a resignation): nothing to do.
@@ -392,6 +436,60 @@ impl Rooms {
                 Ok(pos.rules().cell_name(choice.cell))
             })
             .await
+    }
+
+    /// The bot's part of a swap opening at `step` in `pos`, as the page's computer plays it
+    /// (`POST /api/opening`): the opener's three stones, or a decision with its stones. Its
+    /// searches share the time of one move.
+    async fn bot_opening(
+        &self,
+        bot: &str,
+        pos: mnk_core::Position,
+        step: Step,
+    ) -> Result<Action, ApiError> {
+        let spec: BotSpec = bot.parse().map_err(ApiError::from)?;
+        let budget = self.config.bot_think;
+        let seed = pos.hash();
+        let ply = pos.ply();
+        let part = self
+            .pool
+            .run(Client(None), move |stop| {
+                let limits = Limits {
+                    deadline: Some(Deadline::from_now(budget)),
+                    stop: Some(stop),
+                    ..Limits::default()
+                };
+                crate::opening::computer_part(
+                    &spec,
+                    &pos,
+                    step,
+                    seed,
+                    EngineConfig::default(),
+                    budget,
+                    &limits,
+                )
+                .map(|part| (part, pos))
+            })
+            .await?;
+        let (part, pos) = part;
+        let names = |cells: &[mnk_core::Cell]| {
+            cells
+                .iter()
+                .map(|&c| pos.rules().cell_name(c))
+                .collect::<Vec<_>>()
+        };
+        Ok(match part {
+            Part::Placed(stones) => Action::Step {
+                ply,
+                decision: None,
+                stones: names(&stones),
+            },
+            Part::Decided(answer) => Action::Step {
+                ply,
+                decision: Some(answer.decision),
+                stones: names(&answer.stones),
+            },
+        })
     }
 
     /// `action` by seat `seat` of room `id`.
@@ -461,7 +559,6 @@ impl Rooms {
         let snap = self.load(id).await?;
         let game = reading::game(&snap)?;
         roster::check_rules(bot, &game.rules).map_err(ApiError::from)?;
-        http::check_opening(game.opening, &game.rules, false, true)?;
         let name = bot.to_string();
         self.change(id, |snap, _| {
             referee::take_free_seat(snap, None, Some(name.clone()))
@@ -473,7 +570,8 @@ impl Rooms {
 
     /// The room after version `after`: at once if it is newer, else when it changes or when
     /// `wait` is up (then as it is).
-    /// A seat's long poll (`seat`) keeps the seat here while it waits, and a little after.
+    /// A seat's long poll (`seat`) keeps the seat here while it waits, and for
+    /// [`presence::POLL_GRACE`] after it ends.
     pub async fn after(
         self: &Arc<Self>,
         id: &str,
@@ -483,11 +581,8 @@ impl Rooms {
     ) -> Result<Snapshot, ApiError> {
         let mut watcher = self.hub.subscribe(id);
         let snap = self.current(id).await?;
-        if let Some(seat) = seat {
-            let now = tokio::time::Instant::now();
-            let change = self.presence.polled(id, seat, now, now + wait);
-            self.presence_changed(id, change);
-        }
+        self.arm_flag(&snap);
+        let _polling = seat.map(|seat| Polling::start(self, id, seat));
         if snap.room.version > after {
             return Ok(snap);
         }
@@ -504,6 +599,49 @@ impl Rooms {
             }
         }
         self.load(id).await
+    }
+}
+
+/// A seat's long poll while it waits: the seat counts as here. When it ends, answered or dropped
+/// because its client left, the grace begins, and the room is looked at again the moment the
+/// grace is over, so that "away" shows on time (not at the next tick of [`keep_presence`]).
+struct Polling {
+    rooms: Arc<Rooms>,
+    room: String,
+    seat: usize,
+}
+
+impl Polling {
+    fn start(rooms: &Arc<Rooms>, room: &str, seat: usize) -> Polling {
+        let change = rooms
+            .presence
+            .poll_started(room, seat, tokio::time::Instant::now());
+        rooms.presence_changed(room, change);
+        Polling {
+            rooms: rooms.clone(),
+            room: room.to_string(),
+            seat,
+        }
+    }
+}
+
+impl Drop for Polling {
+    fn drop(&mut self) {
+        let ended = tokio::time::Instant::now();
+        let change = self.rooms.presence.poll_ended(&self.room, self.seat, ended);
+        // Dropped outside the runtime (it is shutting down): nobody is left to tell.
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        self.rooms.presence_changed(&self.room, change);
+        let (rooms, room) = (Arc::downgrade(&self.rooms), self.room.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep_until(ended + presence::POLL_GRACE).await;
+            if let Some(rooms) = rooms.upgrade() {
+                let change = rooms.presence.look(&room, tokio::time::Instant::now());
+                rooms.presence_changed(&room, change);
+            }
+        });
     }
 }
 
@@ -553,7 +691,8 @@ async fn sweep(rooms: std::sync::Weak<Rooms>, mut closing: watch::Receiver<bool>
     }
 }
 
-/// How often long polls' grace and other servers' stale reports are looked at.
+/// How often other servers' stale reports (and, should a timer have missed one, long polls'
+/// grace) are looked at.
 const PRESENCE_TICK: Duration = Duration::from_secs(2);
 
 /// `ID:here:SERVER:ab`: what server `SERVER` sees of room `ID` (`a`, `b`: 1 if a seat is here).
@@ -660,6 +799,7 @@ async fn listen(
                 tokio::spawn(async move {
                     if let Ok(snap) = rooms.load(&room).await {
                         rooms.publish(&snap);
+                        rooms.arm_flag(&snap);
                     }
                 });
             }

@@ -2,7 +2,9 @@
 //! opponent is at the board or away.
 //!
 //! A seat is here while a WebSocket that said `hello` for it is open on some server, or while a
-//! long poll made with its token is waiting or ended less than [`POLL_GRACE`] ago. Each server
+//! long poll made with its token is waiting or ended less than [`POLL_GRACE`] ago (counted from
+//! when it really ended, early on a change or when its client left, not from the end of the
+//! wait it asked for; the server looks again the moment the grace is over). Each server
 //! counts its own connections; with PostgreSQL it tells the others what it sees of a room when
 //! that changes and again every [`REFRESH`], and forgets another server's report after [`STALE`]
 //! without a refresh, so a server that died stops holding seats "here" within a minute. A seat
@@ -30,6 +32,8 @@ pub type Seats = [bool; 2];
 struct RoomPresence {
     /// Open sockets seated in each seat.
     sockets: [u32; 2],
+    /// Long polls waiting for each seat.
+    polling: [u32; 2],
     /// Until when each seat's last long poll counts.
     polled_until: [Option<Instant>; 2],
     /// Other servers' reports: server id → (seats, when heard).
@@ -43,7 +47,9 @@ struct RoomPresence {
 impl RoomPresence {
     fn local(&self, now: Instant) -> Seats {
         [0, 1].map(|seat| {
-            self.sockets[seat] > 0 || self.polled_until[seat].is_some_and(|until| until > now)
+            self.sockets[seat] > 0
+                || self.polling[seat] > 0
+                || self.polled_until[seat].is_some_and(|until| until > now)
         })
     }
 
@@ -107,13 +113,26 @@ impl Presence {
         })
     }
 
-    /// A long poll for `seat` of `room`, made at `now`, that may wait until `until`.
-    pub fn polled(&self, room: &str, seat: usize, now: Instant, until: Instant) -> Change {
+    /// A long poll for `seat` of `room` began waiting at `now`.
+    pub fn poll_started(&self, room: &str, seat: usize, now: Instant) -> Change {
+        self.update(room, now, |p| p.polling[seat & 1] += 1)
+    }
+
+    /// A long poll for `seat` of `room` ended at `now` (answered, or its client gone): the seat
+    /// stays here for [`POLL_GRACE`] more, the time for the client to poll again.
+    pub fn poll_ended(&self, room: &str, seat: usize, now: Instant) -> Change {
         self.update(room, now, |p| {
-            let until = until + POLL_GRACE;
-            let slot = &mut p.polled_until[seat & 1];
+            let seat = seat & 1;
+            p.polling[seat] = p.polling[seat].saturating_sub(1);
+            let until = now + POLL_GRACE;
+            let slot = &mut p.polled_until[seat];
             *slot = Some(slot.map_or(until, |old| old.max(until)));
         })
+    }
+
+    /// Looks at `room` at `now` (a long poll's grace may just have ended): what changed.
+    pub fn look(&self, room: &str, now: Instant) -> Change {
+        self.update(room, now, |_| {})
     }
 
     /// Another server's report of what it sees of `room`, heard at `now`.
@@ -217,20 +236,37 @@ mod tests {
     }
 
     #[test]
-    fn a_long_poll_counts_for_its_wait_and_the_grace_after() {
+    fn a_long_poll_counts_while_it_waits_and_for_the_grace_after_it_ends() {
         let presence = Presence::default();
         let now = Instant::now();
-        let until = now + Duration::from_secs(30);
-        assert_eq!(
-            presence.polled("r", 0, now, until).show,
-            Some([true, false])
-        );
-        assert!(presence.expire(now + Duration::from_secs(35)).is_empty());
-        let expired = presence.expire(until + POLL_GRACE + Duration::from_millis(1));
+        let secs = |s: u64| now + Duration::from_secs(s);
+        assert_eq!(presence.poll_started("r", 0, now).show, Some([true, false]));
+        // However long it waits, it counts.
+        assert!(presence.expire(secs(60)).is_empty());
+        // It ended (early, on a change) at 61 s: here until 71 s, not a moment longer.
+        assert_eq!(presence.poll_ended("r", 0, secs(61)), Change::default());
+        assert!(presence
+            .expire(secs(71) - Duration::from_millis(1))
+            .is_empty());
+        let expired = presence.expire(secs(71));
         assert_eq!(expired.len(), 1);
         assert_eq!(expired[0].1.show, Some([false, false]));
         assert_eq!(expired[0].1.report, Some([false, false]));
         assert!(presence.lock().is_empty());
+    }
+
+    #[test]
+    fn the_next_poll_within_the_grace_keeps_the_seat_here() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        let secs = |s: u64| now + Duration::from_secs(s);
+        presence.poll_started("r", 1, now);
+        presence.poll_ended("r", 1, secs(30));
+        assert_eq!(presence.poll_started("r", 1, secs(31)), Change::default());
+        assert!(presence.expire(secs(45)).is_empty());
+        presence.poll_ended("r", 1, secs(50));
+        assert!(presence.expire(secs(59)).is_empty());
+        assert_eq!(presence.expire(secs(60))[0].1.show, Some([false, false]));
     }
 
     #[test]

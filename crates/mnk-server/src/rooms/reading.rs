@@ -146,37 +146,113 @@ pub fn is_over(snap: &Snapshot) -> bool {
     snap.game.result.is_some()
 }
 
-/// The game's two clocks at `now`, in milliseconds left (X's, O's), and whose is running.
+/// The room seat that acts at `step` with `stones` on the board: the seat that places or
+/// chooses in a swap opening, else the one playing the colour of the next stone.
 #[must_use]
-pub fn clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<(i64, i64, Option<Player>)> {
-    let (initial, _) = snap.room.clock?;
-    let mover = |ply: usize| {
-        if ply % 2 == 0 {
-            game.rules.first()
-        } else {
-            game.rules.first().opponent()
+pub fn step_seat(snap: &Snapshot, rules: &Rules, step: Step, stones: usize) -> usize {
+    match step {
+        Step::Place { seat, .. } | Step::Choose { seat, .. } => room_seat(snap, rules, seat),
+        Step::Settled { black } => {
+            let black = room_seat(snap, rules, black);
+            if stones % 2 == 0 {
+                black
+            } else {
+                1 - black
+            }
         }
-    };
-    let mut left = [initial, initial];
-    for (ply, stored) in snap.moves.iter().enumerate() {
-        left[usize::from(mover(ply) == Player::O)] = stored.clock_ms.unwrap_or(initial);
     }
+}
+
+/// The room seat that acts now: places a stone, chooses, or moves.
+pub fn acting_seat(snap: &Snapshot, game: &Game) -> Result<usize, ApiError> {
+    Ok(step_seat(snap, &game.rules, game.step()?, game.pos.ply()))
+}
+
+/// One turn's end as the clocks see it: the seat that acted, when, and the time it had left
+/// after (stored with a clock).
+struct Act {
+    seat: usize,
+    at: Option<i64>,
+    clock_ms: Option<i64>,
+}
+
+/// Everything the seats did in the current game, in order: each stone, and each decision of a
+/// swap opening (before the stone at the ply it was made at). Only the last decision's time is
+/// stored: an earlier one (swap2's place-two) is always followed by its maker's own stones.
+fn acts(snap: &Snapshot, game: &Game) -> Vec<Act> {
+    let mut acts = Vec::with_capacity(snap.moves.len() + game.decisions.len());
+    let mut made = 0;
+    for ply in 0..=snap.moves.len() {
+        while made < game.decisions.len() {
+            let Ok(Step::Choose { seat, .. }) = game.opening.step(ply, &game.decisions[..made])
+            else {
+                break;
+            };
+            made += 1;
+            let last = made == game.decisions.len();
+            acts.push(Act {
+                seat: room_seat(snap, &game.rules, seat),
+                at: snap.game.decided_ms.filter(|_| last),
+                clock_ms: snap.game.decided_clock_ms.filter(|_| last),
+            });
+        }
+        let Some(stored) = snap.moves.get(ply) else {
+            break;
+        };
+        let step = game.opening.step(ply, &game.decisions[..made]);
+        // A stored game always replays (`game` checked it); settled is the safe reading.
+        let step = step.unwrap_or(Step::Settled {
+            black: mnk_core::Seat::Opener,
+        });
+        acts.push(Act {
+            seat: step_seat(snap, &game.rules, step, ply),
+            at: Some(stored.played_ms),
+            clock_ms: stored.clock_ms,
+        });
+    }
+    acts
+}
+
+/// Each seat's clock at `now`, in milliseconds left (seat 0's, seat 1's), and the seat whose
+/// clock runs: the one that acts (in a swap opening, the seat placing or choosing), from the
+/// game's start or the last stone or decision.
+#[must_use]
+pub fn seat_clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<([i64; 2], Option<usize>)> {
+    let (initial, _) = snap.room.clock?;
+    let mut left = [initial, initial];
+    let mut since = snap.game.started_ms;
+    for act in acts(snap, game) {
+        if let Some(clock) = act.clock_ms {
+            left[act.seat] = clock;
+        }
+        since = act.at.or(since);
+    }
+    let acting = acting_seat(snap, game).ok()?;
     // A closed room's clocks stand still (and no flag falls there: nothing is written to it).
-    let running = snap
-        .game
-        .started_ms
+    let running = since
+        .filter(|_| snap.game.started_ms.is_some())
         .filter(|_| !is_over(snap) && snap.room.closed_ms.is_none())
-        .map(|started| {
-            let since = snap.moves.last().map_or(started, |m| m.played_ms);
-            let side = mover(snap.moves.len());
-            left[usize::from(side == Player::O)] -= (now - since).max(0);
-            side
+        .map(|since| {
+            left[acting] -= (now - since).max(0);
+            acting
         });
     if snap.game.reason.as_deref() == Some("time") {
-        // Lost on time: the side to move's clock stopped at zero.
-        left[usize::from(mover(snap.moves.len()) == Player::O)] = 0;
+        // Lost on time: the clock of the seat that was to act stopped at zero.
+        left[acting] = 0;
     }
-    Some((left[0], left[1], running))
+    Some((left, running))
+}
+
+/// The game's two clocks at `now` by colour, in milliseconds left (X's, O's), and the colour
+/// of the seat whose clock runs (in a swap opening, the seat that acts: not always `to_move`).
+#[must_use]
+pub fn clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<(i64, i64, Option<Player>)> {
+    let (left, running) = seat_clocks(snap, game, now)?;
+    Some((
+        left[seat_of(snap, Player::X)],
+        left[seat_of(snap, Player::O)],
+        running.map(|seat| colour_of(snap, seat)),
+    ))
 }
 
 /// The offer text for `kind` by `seat`: `draw:0`.

@@ -11,11 +11,22 @@
 //! ([`Game::step`]): the seat that opens places the first stones (both colours), the other
 //! chooses, and each seat plays a colour only once the colours are settled. The seats' colours
 //! follow from the decisions ([`colour_of`]), so settling them writes nothing but the decision.
+//!
+//! Clocks belong to seats. The clock that runs is the acting seat's: in a swap opening the seat
+//! placing stones (of either colour) or choosing, then the seat of the side to move. The
+//! increment is added when a seat's turn ends, that is when the next to act is the other seat:
+//! after every move once the colours are settled, as before; in the opening after the opener's
+//! three stones, after a decision that hands the play over (taking black), and after the stone
+//! that ends a turn begun with a decision (white's move after taking white, the second of
+//! place-two's stones). A turn of several stones and a decision earns one increment, as one
+//! move does.
 
 use mnk_core::{Cell, Decision, Outcome, Player, Position, Step};
 
-use super::reading::{clocks, colour_of, decisions_text, game, is_over, offer, room_seat, Game};
-use super::store::{Op, Snapshot};
+use super::reading::{
+    colour_of, decisions_text, game, is_over, offer, room_seat, seat_clocks, step_seat, Game,
+};
+use super::store::{MoveRow, Op, Snapshot};
 use crate::error::ApiError;
 
 /// What a seat asks of its room.
@@ -35,6 +46,16 @@ pub enum Action {
         /// The decision.
         decision: Decision,
     },
+    /// A whole step of a swap opening at once, the computer's part: the decision due (if
+    /// one is), then the stones that go with it, all at `ply` on.
+    Step {
+        /// The ply the step starts at.
+        ply: usize,
+        /// The decision, when the step is a choice.
+        decision: Option<Decision>,
+        /// The stones placed, in order.
+        stones: Vec<String>,
+    },
     /// Resign the current game.
     Resign,
     /// Offer a draw, or accept the opponent's offer.
@@ -43,13 +64,29 @@ pub enum Action {
     Rematch,
 }
 
-/// The steps that end the game on time if the side to move has run out of it at `now`.
+/// The steps that end the game on time if the seat that acts (moves, or in a swap opening
+/// places or chooses) has run out of it at `now`: the other seat wins, its colour as it stands.
 #[must_use]
 pub fn flag_fall(snap: &Snapshot, game: &Game, now: i64) -> Option<Vec<Op>> {
-    let (x, o, running) = clocks(snap, game, now)?;
-    let side = running?;
-    let left = if side == Player::X { x } else { o };
-    (left <= 0).then(|| finish(snap, Some(side.opponent()), "time"))
+    let (left, running) = seat_clocks(snap, game, now)?;
+    let seat = running?;
+    (left[seat] <= 0).then(|| finish(snap, Some(colour_of(snap, 1 - seat)), "time"))
+}
+
+/// The time seat `seat`, acting at `now`, has left once it has acted: with the increment when
+/// its turn ends there, that is when `next` (the seat to act after) is the other seat or the
+/// game is over.
+fn clock_after(
+    snap: &Snapshot,
+    game: &Game,
+    seat: usize,
+    now: i64,
+    next: Option<usize>,
+) -> Option<i64> {
+    let (left, _) = seat_clocks(snap, game, now)?;
+    let increment = snap.room.clock.map_or(0, |(_, increment)| increment);
+    let turn_ends = next != Some(seat);
+    Some(left[seat] + if turn_ends { increment } else { 0 })
 }
 
 /// The steps that end the current game: `winner` (or a draw) for `reason`.
@@ -79,7 +116,12 @@ pub fn decide(
     let game = game(snap)?;
     match action {
         Action::Move { ply, cell } => play(snap, &game, seat, *ply, cell, now),
-        Action::Decide { ply, decision } => choose(snap, &game, seat, *ply, *decision),
+        Action::Decide { ply, decision } => choose(snap, &game, seat, *ply, *decision, now),
+        Action::Step {
+            ply,
+            decision,
+            stones,
+        } => whole_step(snap, seat, *ply, *decision, stones, now),
         Action::Resign => {
             playing(snap)?;
             Ok(finish(
@@ -159,10 +201,11 @@ fn play(
     let mut pos = game.pos.clone();
     pos.try_play(cell)
         .map_err(|e| ApiError::from_play(ply, &e))?;
-    let clock_ms = clocks(snap, game, now).map(|(x, o, _)| {
-        let left = if pos.to_move() == Player::O { x } else { o };
-        left + snap.room.clock.map_or(0, |(_, increment)| increment)
-    });
+    let next = (ending(&pos).is_none())
+        .then(|| game.opening.step(ply + 1, &game.decisions).ok())
+        .flatten()
+        .map(|step| step_seat(snap, &game.rules, step, ply + 1));
+    let clock_ms = clock_after(snap, game, seat, now, next);
     let mut ops = vec![Op::Move {
         game: snap.game.number,
         ply: ply as i64,
@@ -200,6 +243,7 @@ fn choose(
     seat: usize,
     ply: usize,
     decision: Decision,
+    now: i64,
 ) -> Result<Vec<Op>, ApiError> {
     playing(snap)?;
     if ply != snap.moves.len() {
@@ -240,16 +284,89 @@ fn choose(
     }
     let mut after = game.decisions.clone();
     after.push(decision);
+    let next = game
+        .opening
+        .step(ply, &after)
+        .ok()
+        .map(|step| step_seat(snap, &game.rules, step, ply));
     let mut ops = vec![Op::Decide {
         game: snap.game.number,
         before: snap.game.decisions.clone(),
         after: decisions_text(&after),
+        clock_ms: clock_after(snap, game, seat, now, next),
     }];
     if snap.room.offer.is_some() {
         // A decision, like a move, answers a draw offer: the game goes on.
         ops.push(Op::Offer(None));
     }
     Ok(ops)
+}
+
+/// A whole step of a swap opening (the computer's): the decision, then each stone, each decided
+/// as a person's would be on the room as the ones before leave it, so the same checks hold.
+/// Stored together, in one change: nobody sees half a step.
+fn whole_step(
+    snap: &Snapshot,
+    seat: usize,
+    ply: usize,
+    decision: Option<Decision>,
+    stones: &[String],
+    now: i64,
+) -> Result<Vec<Op>, ApiError> {
+    if decision.is_none() && stones.is_empty() {
+        return Err(ApiError::Internal(
+            "an opening step with neither a decision nor a stone".into(),
+        ));
+    }
+    let mut snap = snap.clone();
+    let mut ops = Vec::new();
+    let mut take = |snap: &mut Snapshot, action: Action| -> Result<(), ApiError> {
+        let step = decide(snap, seat, &action, now)?;
+        apply(snap, &step, now);
+        ops.extend(step);
+        Ok(())
+    };
+    if let Some(decision) = decision {
+        take(&mut snap, Action::Decide { ply, decision })?;
+    }
+    for (index, cell) in stones.iter().enumerate() {
+        let action = Action::Move {
+            ply: ply + index,
+            cell: cell.clone(),
+        };
+        take(&mut snap, action)?;
+    }
+    Ok(ops)
+}
+
+/// `snap` as the store leaves it after `ops` at `now`, for what the referee reads (moves,
+/// decisions, the offer, the result).
+fn apply(snap: &mut Snapshot, ops: &[Op], now: i64) {
+    for op in ops {
+        match op {
+            Op::Move { cell, clock_ms, .. } => snap.moves.push(MoveRow {
+                cell: cell.clone(),
+                played_ms: now,
+                clock_ms: *clock_ms,
+            }),
+            Op::Decide {
+                after, clock_ms, ..
+            } => {
+                snap.game.decisions.clone_from(after);
+                snap.game.decided_ms = Some(now);
+                snap.game.decided_clock_ms = *clock_ms;
+            }
+            Op::Offer(offer) => snap.room.offer.clone_from(offer),
+            Op::Finish { result, reason, .. } => {
+                snap.game.result = Some(result.clone());
+                snap.game.reason = Some(reason.clone());
+            }
+            Op::TakeSeat { .. }
+            | Op::StartGame { .. }
+            | Op::CurrentGame(_)
+            | Op::NewGame { .. } => {}
+        }
+    }
 }
 
 /// How a position ends the game, if it does: the winner (none for a draw) and why.
@@ -330,7 +447,7 @@ pub fn take_free_seat(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rooms::reading::{seat_of, seat_of_token};
+    use crate::rooms::reading::{clocks, seat_of, seat_of_token};
     use crate::rooms::store::{GameRow, MoveRow, RoomRow, SeatRow};
 
     /// A room of `rules` with both seats taken at time 0, seat 0 playing X, and `moves` played
@@ -361,6 +478,8 @@ mod tests {
                 result: None,
                 reason: None,
                 decisions: String::new(),
+                decided_ms: None,
+                decided_clock_ms: None,
             },
             moves: moves
                 .iter()
@@ -626,6 +745,152 @@ mod tests {
                 .unwrap_err()
                 .code(),
             "opening_step"
+        );
+    }
+
+    /// A swap2 room with a clock (10 s, 2 s a turn), started at 0, where seat 0 opens.
+    fn clocked_swap2() -> Snapshot {
+        let mut snap = room("15x15x5", Some((10_000, 2000)), &[]);
+        snap.room.opening = "swap2".into();
+        snap
+    }
+
+    /// `snap` after seat `seat` takes `action` at `now` (which must be accepted).
+    fn act_at(mut snap: Snapshot, seat: usize, action: &Action, now: i64) -> Snapshot {
+        let ops = decide(&snap, seat, action, now).unwrap();
+        apply(&mut snap, &ops, now);
+        snap
+    }
+
+    /// Each seat's time left at `now`, and the seat whose clock runs.
+    fn seat_time(snap: &Snapshot, now: i64) -> ([i64; 2], Option<usize>) {
+        seat_clocks(snap, &game(snap).unwrap(), now).unwrap()
+    }
+
+    /// `clocked_swap2` after the opener's three stones at 1, 2 and 3 s.
+    fn three_stones_by_three_seconds() -> Snapshot {
+        let mut snap = clocked_swap2();
+        for (ply, cell) in ["h8", "h9", "j8"].into_iter().enumerate() {
+            snap = act_at(snap, 0, &play_at(ply, cell), 1000 * (ply as i64 + 1));
+        }
+        snap
+    }
+
+    #[test]
+    fn in_a_swap_opening_the_acting_seats_clock_runs_and_a_turn_earns_one_increment() {
+        let mut snap = clocked_swap2();
+        // The opener (seat 0) places three stones, of both colours, on its own clock; only the
+        // third ends its turn and earns the increment.
+        assert_eq!(seat_time(&snap, 500), ([9500, 10_000], Some(0)));
+        snap = act_at(snap, 0, &play_at(0, "h8"), 1000);
+        snap = act_at(snap, 0, &play_at(1, "h9"), 2000);
+        assert_eq!(seat_time(&snap, 2000), ([8000, 10_000], Some(0)));
+        snap = act_at(snap, 0, &play_at(2, "j8"), 4000);
+        assert_eq!(seat_time(&snap, 4000), ([8000, 10_000], Some(1)));
+        // The chooser's clock runs while it chooses; place-two does not end its turn.
+        assert_eq!(seat_time(&snap, 7000), ([8000, 7000], Some(1)));
+        snap = act_at(snap, 1, &decide_at(3, Decision::PlaceTwo), 7000);
+        assert_eq!(seat_time(&snap, 8000), ([8000, 6000], Some(1)));
+        snap = act_at(snap, 1, &play_at(3, "k8"), 8000);
+        snap = act_at(snap, 1, &play_at(4, "g7"), 9000);
+        // Its second stone ends it: 10 s - 5 s + 2 s. The opener chooses on its clock.
+        assert_eq!(seat_time(&snap, 9000), ([8000, 7000], Some(0)));
+        assert_eq!(seat_time(&snap, 9500), ([7500, 7000], Some(0)));
+        // Taking black hands the play to white (the chooser): the opener's turn ends.
+        snap = act_at(snap, 0, &decide_at(5, Decision::Black), 10_000);
+        assert_eq!(seat_time(&snap, 10_000), ([9000, 7000], Some(1)));
+        // By colour: seat 0 plays X, seat 1 O, and O's clock runs.
+        let g = game(&snap).unwrap();
+        assert_eq!(
+            clocks(&snap, &g, 11_000),
+            Some((9000, 6000, Some(Player::O)))
+        );
+        // From here each move is a turn, as in any game.
+        snap = act_at(snap, 1, &play_at(5, "l8"), 11_000);
+        assert_eq!(seat_time(&snap, 11_000), ([9000, 8000], Some(0)));
+    }
+
+    #[test]
+    fn taking_white_and_moving_is_one_turn_on_the_choosers_clock() {
+        let snap = three_stones_by_three_seconds();
+        assert_eq!(seat_time(&snap, 3000), ([9000, 10_000], Some(1)));
+        let snap = act_at(snap, 1, &decide_at(3, Decision::White), 5000);
+        assert_eq!(seat_time(&snap, 5000), ([9000, 8000], Some(1)));
+        let snap = act_at(snap, 1, &play_at(3, "k8"), 6000);
+        assert_eq!(seat_time(&snap, 6000), ([9000, 9000], Some(0)));
+    }
+
+    #[test]
+    fn a_flag_in_the_opening_loses_for_the_seat_that_acts() {
+        // The chooser (seat 1, given O at the start) has not chosen 10 s after the third stone.
+        let snap = three_stones_by_three_seconds();
+        let g = game(&snap).unwrap();
+        assert!(flag_fall(&snap, &g, 12_999).is_none());
+        let flag = flag_fall(&snap, &g, 13_000).unwrap();
+        assert!(flag.contains(&Op::Finish {
+            game: 1,
+            result: "X".into(),
+            reason: "time".into()
+        }));
+        let mut over = snap.clone();
+        apply(&mut over, &flag, 13_000);
+        assert_eq!(seat_time(&over, 20_000), ([9000, 0], None));
+        // The opener runs out while placing its stones (of both colours): O, the chooser, wins.
+        let snap = act_at(clocked_swap2(), 0, &play_at(0, "h8"), 4000);
+        let g = game(&snap).unwrap();
+        assert!(flag_fall(&snap, &g, 9999).is_none());
+        assert_eq!(
+            flag_fall(&snap, &g, 10_000).unwrap()[0],
+            Op::Finish {
+                game: 1,
+                result: "O".into(),
+                reason: "time".into()
+            }
+        );
+    }
+
+    fn whole(ply: usize, decision: Option<Decision>, stones: &[&str]) -> Action {
+        Action::Step {
+            ply,
+            decision,
+            stones: stones.iter().map(|s| (*s).to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_whole_opening_step_is_decided_at_once_with_one_increment() {
+        // The opener's three stones in one step: its turn ends once.
+        let snap = act_at(
+            clocked_swap2(),
+            0,
+            &whole(0, None, &["h8", "h9", "j8"]),
+            1000,
+        );
+        assert_eq!(snap.moves.len(), 3);
+        assert_eq!(seat_time(&snap, 1000), ([11_000, 10_000], Some(1)));
+        // The chooser places two with its decision; the opener then chooses.
+        let two = whole(3, Some(Decision::PlaceTwo), &["k8", "g7"]);
+        assert_eq!(
+            decide(&snap, 0, &two, 2000).unwrap_err().code(),
+            "not_your_turn"
+        );
+        let placed = act_at(snap.clone(), 1, &two, 2000);
+        assert_eq!(
+            (placed.game.decisions.as_str(), placed.moves.len()),
+            ("place-two", 5)
+        );
+        assert_eq!(seat_time(&placed, 2000), ([11_000, 11_000], Some(0)));
+        // A step that does not fit is refused whole (here a third stone, at the opener's
+        // choice): nothing of it is kept.
+        let too_many = whole(3, Some(Decision::PlaceTwo), &["k8", "g7", "l8"]);
+        assert_eq!(
+            decide(&snap, 1, &too_many, 2000).unwrap_err().code(),
+            "not_your_turn"
+        );
+        let stale = whole(2, Some(Decision::White), &["k8"]);
+        assert_eq!(
+            decide(&snap, 1, &stale, 2000).unwrap_err().code(),
+            "stale_ply"
         );
     }
 }

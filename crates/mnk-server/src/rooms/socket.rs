@@ -171,12 +171,16 @@ impl Session {
     /// Sends the room as it is now; false if the socket is gone.
     async fn send_state(&self, socket: &mut WebSocket) -> bool {
         let message = match self.rooms.current(&self.room).await {
-            Ok(snap) => match self.rooms.view(&snap) {
-                Ok(state) => ServerMessage::State {
-                    state: Box::new(state),
-                },
-                Err(e) => refusal(&e),
-            },
+            Ok(snap) => {
+                // Watched from now on: the running clock's flag falls live for this socket too.
+                self.rooms.arm_flag(&snap);
+                match self.rooms.view(&snap) {
+                    Ok(state) => ServerMessage::State {
+                        state: Box::new(state),
+                    },
+                    Err(e) => refusal(&e),
+                }
+            }
             Err(e) => refusal(&e),
         };
         socket

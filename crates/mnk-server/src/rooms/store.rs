@@ -40,6 +40,11 @@ const SQLITE_SCHEMA: Schema = Schema(&[
         "openings",
         include_str!("../../migrations/sqlite/0002_openings.sql"),
     ),
+    (
+        3,
+        "opening clocks",
+        include_str!("../../migrations/sqlite/0003_opening_clocks.sql"),
+    ),
 ]);
 const POSTGRES_SCHEMA: Schema = Schema(&[
     (
@@ -51,6 +56,11 @@ const POSTGRES_SCHEMA: Schema = Schema(&[
         2,
         "openings",
         include_str!("../../migrations/postgres/0002_openings.sql"),
+    ),
+    (
+        3,
+        "opening clocks",
+        include_str!("../../migrations/postgres/0003_opening_clocks.sql"),
     ),
 ]);
 
@@ -176,6 +186,11 @@ pub struct GameRow {
     pub reason: Option<String>,
     /// The decisions of its swap opening so far, comma-separated (`place-two,black`).
     pub decisions: String,
+    /// When the last of those decisions was made.
+    pub decided_ms: Option<i64>,
+    /// The deciding seat's time left after it (with the increment if its turn ended there), in
+    /// games with a clock.
+    pub decided_clock_ms: Option<i64>,
 }
 
 /// One move as stored.
@@ -266,6 +281,8 @@ pub enum Op {
         before: String,
         /// The decisions with it.
         after: String,
+        /// The deciding seat's time left after it, with a clock.
+        clock_ms: Option<i64>,
     },
     /// What is on offer now (`None` clears it).
     Offer(Option<String>),
@@ -314,6 +331,8 @@ type GameTuple = (
     Option<String>,
     Option<String>,
     String,
+    Option<i64>,
+    Option<i64>,
 );
 /// A tuple as the `moves` query reads it.
 type MoveTuple = (i64, String, i64, Option<i64>);
@@ -322,7 +341,8 @@ const SELECT_ROOM: &str = "SELECT id, rules, clock_initial_ms, clock_increment_m
      seen_ms, closed_ms, version, game, offer, opening FROM rooms WHERE id = $1";
 const SELECT_SEATS: &str = "SELECT seat, token_hash, bot FROM seats WHERE room = $1 ORDER BY seat";
 const SELECT_GAME: &str =
-    "SELECT number, x_seat, started_ms, result, reason, decisions FROM games \
+    "SELECT number, x_seat, started_ms, result, reason, decisions, decided_ms, \
+     decided_clock_ms FROM games \
      WHERE room = $1 AND number = $2";
 const SELECT_MOVES: &str = "SELECT ply, cell, played_ms, clock_ms FROM moves \
      WHERE room = $1 AND game = $2 ORDER BY ply";
@@ -702,12 +722,16 @@ fn op_sql(op: &Op) -> (&'static str, Vec<Arg>) {
             game,
             before,
             after,
+            clock_ms,
         } => (
-            "UPDATE games SET decisions = $3 WHERE room = $1 AND number = $2 AND decisions = $4",
+            "UPDATE games SET decisions = $3, decided_ms = $5, decided_clock_ms = $6 \
+             WHERE room = $1 AND number = $2 AND decisions = $4",
             vec![
                 Arg::Int(*game),
                 Arg::Text(Some(after.clone())),
                 Arg::Text(Some(before.clone())),
+                Arg::Now,
+                Arg::MaybeInt(*clock_ms),
             ],
         ),
         Op::Offer(offer) => (
@@ -751,7 +775,7 @@ fn snapshot((room, seats, game, moves): Read) -> Result<Snapshot, StoreError> {
             .ok_or_else(|| damaged("a seat other than 0 and 1"))?;
         *slot = SeatRow { token_hash, bot };
     }
-    let (number, x_seat, started_ms, result, reason, decisions) =
+    let (number, x_seat, started_ms, result, reason, decisions, decided_ms, decided_clock_ms) =
         game.ok_or_else(|| damaged("no row for its current game"))?;
     let game = GameRow {
         number,
@@ -760,6 +784,8 @@ fn snapshot((room, seats, game, moves): Read) -> Result<Snapshot, StoreError> {
         result,
         reason,
         decisions,
+        decided_ms,
+        decided_clock_ms,
     };
     let mut move_rows = Vec::with_capacity(moves.len());
     for (index, (ply, cell, played_ms, clock_ms)) in moves.into_iter().enumerate() {
@@ -789,17 +815,25 @@ mod tests {
     #[tokio::test]
     async fn released_migrations_keep_their_checksums() {
         for (schema, released) in [
-            (SQLITE_SCHEMA, "cf2a5f2e35ff2be87a811d18"),
-            (POSTGRES_SCHEMA, "643d2492158f09b9b0f92387"),
+            (
+                SQLITE_SCHEMA,
+                ["cf2a5f2e35ff2be87a811d18", "3d9071e3c7ff4a738627a0e1"],
+            ),
+            (
+                POSTGRES_SCHEMA,
+                ["643d2492158f09b9b0f92387", "8c04f5393c31ef53de7ef8ce"],
+            ),
         ] {
             let migrations = schema.resolve().await.unwrap();
-            assert_eq!(migrations.len(), 2);
-            let checksum: String = migrations[0].checksum[..12]
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            assert_eq!(checksum, released);
-            assert_eq!(migrations[0].version, 1);
+            assert_eq!(migrations.len(), 3);
+            for (index, released) in released.into_iter().enumerate() {
+                let checksum: String = migrations[index].checksum[..12]
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                assert_eq!(checksum, released, "migration {}", index + 1);
+                assert_eq!(migrations[index].version, index as i64 + 1);
+            }
         }
     }
 
@@ -843,6 +877,7 @@ mod tests {
                     game: 1,
                     before: String::new(),
                     after: "black".into(),
+                    clock_ms: None,
                 }],
             )
             .await
@@ -862,11 +897,63 @@ mod tests {
                     game: 1,
                     before: String::new(),
                     after: "white".into(),
+                    clock_ms: None,
                 }],
             )
             .await
             .unwrap();
         assert_eq!(stale, Applied::Conflict);
         assert_eq!(store.load("old").await.unwrap().unwrap().room.version, 2);
+    }
+
+    /// A database from before clocks in swap openings (migrations 1 and 2) gains the decision's
+    /// time and clock, empty in its games; a decision then stores both.
+    #[tokio::test]
+    async fn a_database_from_before_opening_clocks_is_migrated() {
+        let pool = Store::sqlite_memory().await.unwrap();
+        let two = Schema(&SQLITE_SCHEMA.0[..2]);
+        Migrator::new(two).await.unwrap().run(&pool).await.unwrap();
+        for sql in [
+            "INSERT INTO rooms (id, rules, created_ms, seen_ms, version, game, opening) \
+             VALUES ('swap', '15x15x5', 0, 0, 1, 1, 'swap2')",
+            "INSERT INTO seats (room, seat, token_hash) VALUES ('swap', 0, 'a')",
+            "INSERT INTO seats (room, seat, token_hash) VALUES ('swap', 1, 'b')",
+            "INSERT INTO games (room, number, x_seat, started_ms, decisions) \
+             VALUES ('swap', 1, 0, 0, 'place-two')",
+        ] {
+            sqlx::query(sql).execute(&pool).await.unwrap();
+        }
+        Migrator::new(SQLITE_SCHEMA)
+            .await
+            .unwrap()
+            .run(&pool)
+            .await
+            .unwrap();
+        let store = Store::Sqlite(pool);
+        let snap = store.load("swap").await.unwrap().unwrap();
+        assert_eq!(
+            (snap.game.decisions.as_str(), snap.game.decided_ms),
+            ("place-two", None)
+        );
+        let decided = store
+            .apply(
+                "swap",
+                1,
+                7,
+                &[Op::Decide {
+                    game: 1,
+                    before: "place-two".into(),
+                    after: "place-two,black".into(),
+                    clock_ms: Some(4000),
+                }],
+            )
+            .await
+            .unwrap();
+        assert_eq!(decided, Applied::Done(2));
+        let game = store.load("swap").await.unwrap().unwrap().game;
+        assert_eq!(
+            (game.decided_ms, game.decided_clock_ms),
+            (Some(7), Some(4000))
+        );
     }
 }

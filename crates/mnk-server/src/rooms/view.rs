@@ -5,7 +5,7 @@ use mnk_core::{Decision, Opening, Player, Step};
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use super::reading::{self, clocks, colour_of, seat_of};
+use super::reading::{self, clocks, colour_of};
 use super::store::Snapshot;
 use crate::error::ApiError;
 use crate::game::{cell_json, forbidden_json, game_outcome_json};
@@ -384,17 +384,14 @@ pub fn seated(
     })
 }
 
-/// The seat playing the side to move, if the game is on and a bot sits there: the bot is due.
+/// The seat that acts (moves, or in a swap opening places the stones or chooses), if the game
+/// is on and a bot sits there: the bot is due.
 #[must_use]
-pub fn bot_due(snap: &Snapshot, to_move: Player) -> Option<(usize, String)> {
+pub fn bot_due(snap: &Snapshot, game: &reading::Game) -> Option<(usize, String)> {
     if reading::is_over(snap) || snap.game.started_ms.is_none() || snap.room.closed_ms.is_some() {
         return None;
     }
-    // Bots take no part in swap openings (rooms refuse the two together).
-    if snap.room.opening != Opening::Free.name() {
-        return None;
-    }
-    let seat = seat_of(snap, to_move);
+    let seat = reading::acting_seat(snap, game).ok()?;
     snap.seats[seat].bot.clone().map(|bot| (seat, bot))
 }
 
