@@ -1353,6 +1353,18 @@ mod tests {
         );
     }
 
+    /// A zone stored under a position's canonical image comes back as the same cells.
+    #[test]
+    fn zones_come_back_from_the_symmetric_table() {
+        let solver = Solver::new(&Rules::bounded(7, 7, 5).unwrap(), 1).unwrap();
+        let zone = bits(7, &["a1", "b1", "d4", "g2", "c7"]);
+        for sym in 0..solver.g.permutations.len() {
+            let stored = solver.g.transform(zone, sym);
+            assert_eq!(solver.untransform(stored, sym), zone, "symmetry {sym}");
+        }
+        assert_eq!(solver.g.permutations.len(), 8);
+    }
+
     #[test]
     fn pairs_in_lists_every_two_cells_once() {
         let pairs: Vec<(usize, usize)> = pairs_in(0b1011).collect();
