@@ -223,8 +223,8 @@ fn moves_table(pos: &Position, moves: &[(Cell, Value)]) -> String {
 /// The proof's summary: what closed the nodes that were not searched below.
 fn proof_summary(proof: &ProofStats) -> String {
     format!(
-        "proof: {} pairing proofs, {} forcing lines, {} table answers",
-        proof.pairings, proof.forcing_lines, proof.table
+        "proof: {} pairing proofs, {} forcing lines, {} table answers, {} moves outside a zone",
+        proof.pairings, proof.forcing_lines, proof.table, proof.zone_cuts
     )
 }
 

@@ -6,8 +6,10 @@
 //! keeps the entry with the larger subtree (more empty cells, hence more work saved), the second
 //! always takes the newest.
 //!
-//! An entry is three words, the third packing the value, bound, empty cells and best move, and
-//! all zeros means unused. A fresh table is then memory the system hands out already zeroed:
+//! An entry is four words: the two bitboards, a word packing the value, bound, empty cells and
+//! best move (all zeros means unused), and the proof's relevance zone (see the solver: the empty
+//! cells a "this side cannot win" proof read, so that a hit can prune like the search it stands
+//! for). Four words make a bucket of two entries one 64-byte cache line. A fresh table is then memory the system hands out already zeroed:
 //! making a solver costs nothing, where writing 64 MB of empty entries took 30 ms, paid again by
 //! every request of the web app (each makes its own solver).
 
@@ -41,10 +43,10 @@ impl Bound {
     }
 }
 
-/// One entry: the mover's stones, the other player's, and the packed rest (value in bits 0..16,
-/// bound code in 16..24, empty cells in 24..32, best move in 32..40).
+/// One entry: the mover's stones, the other player's, the packed rest (value in bits 0..16,
+/// bound code in 16..24, empty cells in 24..32, best move in 32..40) and the zone.
 #[derive(Clone, Copy)]
-struct Entry([u64; 3]);
+struct Entry([u64; 4]);
 
 impl Entry {
     fn used(&self) -> bool {
@@ -60,7 +62,7 @@ impl Entry {
     }
 }
 
-/// A hit: the stored value, its bound and the best move found (a cell index).
+/// A hit: the stored value, its bound, the best move found (a cell index) and the zone.
 #[derive(Clone, Copy, Debug)]
 pub struct Hit {
     /// Stored value.
@@ -69,12 +71,14 @@ pub struct Hit {
     pub bound: Bound,
     /// Best move, or `u8::MAX` if none was stored.
     pub best: u8,
+    /// The relevance zone of the proof the value stands for, as stored.
+    pub zone: u64,
 }
 
 /// A fixed-size table of positions already searched.
 pub struct Table {
-    /// Buckets of two entries, six words.
-    buckets: Vec<[u64; 6]>,
+    /// Buckets of two entries, eight words.
+    buckets: Vec<[u64; 8]>,
     mask: usize,
 }
 
@@ -83,10 +87,10 @@ impl Table {
     #[must_use]
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.max(1) << 20;
-        let n = (bytes / std::mem::size_of::<[u64; 6]>()).next_power_of_two() / 2;
+        let n = (bytes / std::mem::size_of::<[u64; 8]>()).next_power_of_two() / 2;
         Table {
             // All zeros: allocated zeroed, not written.
-            buckets: vec![[0; 6]; n.max(1)],
+            buckets: vec![[0; 8]; n.max(1)],
             mask: n.max(1) - 1,
         }
     }
@@ -95,10 +99,10 @@ impl Table {
         (mnk_core::zobrist::mix64(mover ^ mnk_core::zobrist::mix64(other)) as usize) & self.mask
     }
 
-    fn entries(bucket: &[u64; 6]) -> [Entry; 2] {
+    fn entries(bucket: &[u64; 8]) -> [Entry; 2] {
         [
-            Entry([bucket[0], bucket[1], bucket[2]]),
-            Entry([bucket[3], bucket[4], bucket[5]]),
+            Entry([bucket[0], bucket[1], bucket[2], bucket[3]]),
+            Entry([bucket[4], bucket[5], bucket[6], bucket[7]]),
         ]
     }
 
@@ -108,15 +112,16 @@ impl Table {
         Table::entries(&self.buckets[self.index(mover, other)])
             .into_iter()
             .find(|e| e.holds(mover, other))
-            .map(|Entry([_, _, rest])| Hit {
+            .map(|Entry([_, _, rest, zone])| Hit {
                 value: i32::from(rest as u16 as i16),
                 bound: Bound::from_code(rest >> 16 & 0xff),
                 best: (rest >> 32) as u8,
+                zone,
             })
     }
 
     /// Stores a result.
-    pub fn store(&mut self, mover: u64, other: u64, value: i32, bound: Bound, best: u8) {
+    pub fn store(&mut self, mover: u64, other: u64, value: i32, bound: Bound, best: u8, zone: u64) {
         let empties = 64 - (mover | other).count_ones() as u8;
         let rest = u64::from(value as i16 as u16)
             | bound.code() << 16
@@ -133,7 +138,7 @@ impl Table {
         } else {
             1
         };
-        self.buckets[i][3 * slot..3 * slot + 3].copy_from_slice(&[mover, other, rest]);
+        self.buckets[i][4 * slot..4 * slot + 4].copy_from_slice(&[mover, other, rest, zone]);
     }
 }
 
@@ -145,14 +150,15 @@ mod tests {
     fn entries_round_trip() {
         let mut table = Table::new(1);
         assert!(table.probe(0b1, 0b10).is_none());
-        table.store(0b1, 0b10, -997, Bound::Lower, 7);
+        table.store(0b1, 0b10, -997, Bound::Lower, 7, 0b1100);
         let hit = table.probe(0b1, 0b10).unwrap();
         assert_eq!((hit.value, hit.bound, hit.best), (-997, Bound::Lower, 7));
-        table.store(0b1, 0b10, 0, Bound::Exact, u8::MAX);
+        assert_eq!(hit.zone, 0b1100);
+        table.store(0b1, 0b10, 0, Bound::Exact, u8::MAX, u64::MAX);
         let hit = table.probe(0b1, 0b10).unwrap();
         assert_eq!((hit.value, hit.bound, hit.best), (0, Bound::Exact, u8::MAX));
         // The empty board is a position like any other.
-        table.store(0, 0, 12, Bound::Upper, 3);
+        table.store(0, 0, 12, Bound::Upper, 3, 0);
         assert_eq!(table.probe(0, 0).unwrap().bound, Bound::Upper);
         assert!(table.probe(0b10, 0b1).is_none());
     }
