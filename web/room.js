@@ -306,6 +306,12 @@ export function roomDecide(decision) {
   act('decide', { ply: room.state.ply, decision });
 }
 
+/** Whether the other seat is the computer's. */
+function againstBot(st) {
+  const other = room.seat === null ? null : st.seats[1 - room.seat];
+  return Boolean(other && other.bot);
+}
+
 function statusText(st) {
   const mine = myColour();
   if (st.status === 'closed') return t('roomClosed');
@@ -313,13 +319,14 @@ function statusText(st) {
   const opening = unsettled(st);
   if (st.status === 'playing' && opening) {
     if (room.seat === null) return t('roomOpeningWatch');
-    if (opening.acts !== room.seat) return t('roomOpeningTheirs');
+    if (opening.acts !== room.seat) return t(againstBot(st) ? 'roomOpeningComputer' : 'roomOpeningTheirs');
     if (opening.step === 'choose') return t('roomOpeningChoose');
     return t('roomOpeningPlace', { n: opening.left, p: st.to_move });
   }
   if (st.status === 'playing') {
     if (mine === null) return t('roomToMove', { p: st.to_move });
-    return mine === st.to_move ? t('roomYourTurn') : t('roomTheirTurn');
+    if (mine === st.to_move) return t('roomYourTurn');
+    return t(againstBot(st) ? 'roomComputerTurn' : 'roomTheirTurn');
   }
   const why = t(`roomReason_${st.result.reason}`);
   if (st.result.winner === null) return t('roomDrawn', { why });

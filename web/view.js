@@ -307,6 +307,11 @@ function statusText(outcome, st) {
   }
   if (outcome.status === 'draw') return outcome.reason === 'no_line_left' ? t('drawNoLine') : t('draw');
   if (!st) return '';
+  // A room's game can end with no line on the board: a resignation, an agreed draw, a flag.
+  if (st.result) {
+    const why = t(`roomReason_${st.result.reason}`);
+    return st.result.winner ? t('roomWon', { p: st.result.winner, why }) : t('roomDrawn', { why });
+  }
   const opening = openingStatus();
   if (opening) return opening;
   if (!vsComputer()) return t('playerToMove', { p: st.to_move });

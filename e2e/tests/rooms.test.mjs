@@ -100,6 +100,8 @@ describe('rooms (desktop)', () => {
     await x.click('#room-resign');
     for (const p of everyone) await waitRoom(p, 'status', 'over');
     assert.match(await o.textContent('#room-status'), /You won: resigned/);
+    // The line above the board says how the game ended, not whose move it would be.
+    for (const p of everyone) assert.match(await p.textContent('#status'), /^X won: resigned$/);
     for (const p of everyone) await p.done();
   });
 
