@@ -1,7 +1,8 @@
 //! Solved opening books: written, read back, and checked against the solver.
 
-use mnk_core::{Position, Rules};
+use mnk_core::{Position, Rules, Symmetry};
 use mnk_engine::solver::book::{Book, BookError};
+use mnk_engine::solver::book_index::BookIndex;
 use mnk_engine::solver::Solver;
 use mnk_engine::{Limits, Value};
 
@@ -66,4 +67,66 @@ fn broken_books_are_refused_with_the_line() {
     assert_eq!(line(&format!("{head}a1 b1 a2 b2 a3\tdraw\t-\n")), 3);
     // Comments and blank lines are fine.
     assert!(read(&format!("{head}# a note\n\n-\tdraw\ta1\n")).is_ok());
+}
+
+/// Every move value the index derives from a book (one ply earlier, or a finished game) is the
+/// solver's, on every position the book lists and on each symmetric image of it; where the book
+/// holds every reply, the whole analysis is the solver's, in its order.
+fn index_agrees_with_the_solver(rules: &str, plies: u32) {
+    let rules: Rules = rules.parse().unwrap();
+    let mut solver = Solver::for_rules(&rules).unwrap();
+    let book = Book::build(&mut solver, &Position::new(rules), plies, &Limits::none()).unwrap();
+    let index = BookIndex::new(&book).unwrap();
+    let (width, height) = rules.size().unwrap();
+    let symmetries: &[Symmetry] = if width == height {
+        &Symmetry::ALL
+    } else {
+        &Symmetry::RECTANGLE
+    };
+    let mut complete = 0;
+    for entry in &book.entries {
+        for &symmetry in symmetries {
+            let moves: Vec<_> = entry
+                .moves
+                .iter()
+                .map(|&c| symmetry.apply(c, width, height))
+                .collect();
+            let pos = Position::from_moves(rules, &moves).unwrap();
+            let truth = solver.analyse(&pos, &Limits::none()).unwrap();
+            let answer = index.answer(&pos);
+            let known = answer.position.unwrap();
+            assert_eq!(known.value, truth.value, "{moves:?}");
+            for (cell, value) in &answer.moves {
+                assert!(truth.moves.contains(&(*cell, *value)), "{moves:?} {cell}");
+            }
+            if answer.complete {
+                assert_eq!(answer.moves, truth.moves, "{moves:?}");
+                assert_eq!(known.best, truth.best, "{moves:?}");
+                complete += 1;
+            }
+        }
+    }
+    assert!(complete > 0);
+}
+
+#[test]
+fn a_book_index_agrees_with_the_solver() {
+    index_agrees_with_the_solver("4x4x3", 3);
+    index_agrees_with_the_solver("5x4x4", 2);
+    index_agrees_with_the_solver("4x4x4,exact", 2);
+}
+
+#[test]
+fn a_book_index_knows_nothing_of_other_rules() {
+    let rules: Rules = "3x3x3".parse().unwrap();
+    let mut solver = Solver::for_rules(&rules).unwrap();
+    let book = Book::build(&mut solver, &Position::new(rules), 2, &Limits::none()).unwrap();
+    let index = BookIndex::new(&book).unwrap();
+    let other = Position::new("3x3x3,o-first".parse().unwrap());
+    assert_eq!(index.get(&other), None);
+    assert!(index.answer(&other).moves.is_empty());
+    let renju: Book = "mnk-book 1\nrules 15x15x5,renju\n-\tdraw\th8\n"
+        .parse()
+        .unwrap();
+    assert!(BookIndex::new(&renju).is_err());
 }

@@ -46,6 +46,7 @@
 //! distance needs a proof of its own.
 
 pub mod book;
+pub mod book_index;
 pub mod known;
 mod tt;
 
