@@ -51,6 +51,7 @@ pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<
         max_think: config.max_think,
         default_think: config.default_think,
         search_threads: config.search_threads,
+        books: config.books.clone(),
     };
     let routes = Router::new()
         .route("/api/health", get(health))

@@ -18,6 +18,7 @@ pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod body;
+pub mod books;
 pub mod clients;
 pub mod connection;
 pub mod error;
@@ -68,6 +69,8 @@ pub struct ServerConfig {
     pub database: String,
     /// Limits and timings of the rooms.
     pub rooms: RoomConfig,
+    /// The solved opening books exact values are answered from (default: the shipped ones).
+    pub books: books::Books,
 }
 
 impl Default for ServerConfig {
@@ -83,6 +86,7 @@ impl Default for ServerConfig {
             clients: ClientQuota::default(),
             database: "memory".to_string(),
             rooms: RoomConfig::default(),
+            books: books::Books::shipped(),
         }
     }
 }
@@ -105,6 +109,7 @@ pub fn serve(config: ServerConfig) -> std::io::Result<()> {
         let app = App::open(&config).await?;
         println!("mnk is being served at http://{addr}/ (Ctrl-C stops it)");
         tracing::info!(%addr, threads = config.threads, ?descriptors, database = %shown_url(&config.database), "listening");
+        tracing::info!(books = %config.books.summary(), "solved books");
         app.serve(listener, &config, shutdown_signal()).await?;
         tracing::info!("stopped");
         Ok::<(), std::io::Error>(())

@@ -15,6 +15,7 @@ use mnk_engine::count::{count_below, CountError, CountsBelow};
 use mnk_engine::level::{Level, LEVELS};
 use mnk_engine::roster::{self, BotSpec, BOTS};
 use mnk_engine::search::EngineConfig;
+use mnk_engine::solver::book_index::BookAnswer;
 use mnk_engine::solver::{self, Analysis, SolveError};
 use mnk_engine::weights::attack_weights_within;
 use mnk_engine::{BotError, Choice, Deadline, Limits, Value};
@@ -22,6 +23,7 @@ use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
 use crate::body::ApiJson;
+use crate::books::Books;
 use crate::clients::Client;
 use crate::error::ApiError;
 use crate::game::{self, cell_json, cell_names, game_outcome_json, state_json, GameRequest};
@@ -38,6 +40,8 @@ pub struct AppState {
     pub default_think: Duration,
     /// Threads per search of the engine ([`crate::ServerConfig::search_threads`]).
     pub search_threads: usize,
+    /// The solved books `/api/solve` and `/api/tree` answer from before asking the solver.
+    pub books: Books,
 }
 
 /// The routes of this module.
@@ -380,7 +384,40 @@ fn solvable_position(request: &SolveRequest) -> Result<Position, ApiError> {
     Ok(pos)
 }
 
-/// `POST /api/solve`: the exact value of the position and of every legal move.
+/// What the served book knows about `pos`: nothing when no book covers its rules.
+fn book_answer(app: &AppState, pos: &Position) -> Option<BookAnswer> {
+    app.books
+        .for_rules(pos.rules())
+        .map(|book| book.answer(pos))
+}
+
+/// The book's values when it knows every move's: the solver is not needed.
+fn analysis_from_book(answer: &BookAnswer) -> Option<Analysis> {
+    let position = answer.position.filter(|_| answer.complete)?;
+    Some(Analysis {
+        value: position.value,
+        best: position.best,
+        moves: answer.moves.clone(),
+        nodes: 0,
+        proof: solver::ProofStats::default(),
+    })
+}
+
+/// Every move with its value, in the form of `/api/solve`'s `moves`.
+fn moves_json(rules: &Rules, moves: &[(mnk_core::Cell, Value)]) -> Vec<Json> {
+    moves
+        .iter()
+        .map(|&(cell, value)| {
+            let mut entry = cell_json(rules, cell);
+            entry["value"] = value_json(value);
+            entry
+        })
+        .collect()
+}
+
+/// `POST /api/solve`: the exact value of the position and of every legal move, from the served
+/// book when it holds every move's, else from the solver (and from the book's part when the
+/// solver runs out of time).
 async fn solve(
     State(app): State<AppState>,
     client: Client,
@@ -391,27 +428,56 @@ async fn solve(
     if pos.is_over() {
         return Err(SolveError::GameOver.into());
     }
+    let book = book_answer(&app, &pos);
+    if let Some(analysis) = book.as_ref().and_then(analysis_from_book) {
+        return Ok(Reply(solve_json(&rules, &analysis, 0, "book")));
+    }
     let budget = solve_time(&app, request.time_ms);
-    let (analysis, time_ms) = in_slot(&app, client, budget, move |limits| {
+    let start = Instant::now();
+    let solved = in_slot(&app, client, budget, move |limits| {
         analyse_within(&pos, budget, limits)
     })
-    .await?;
-    let moves: Vec<Json> = analysis
-        .moves
-        .iter()
-        .map(|&(cell, value)| {
-            let mut entry = cell_json(&rules, cell);
-            entry["value"] = value_json(value);
-            entry
-        })
-        .collect();
-    Ok(Reply(json!({
+    .await;
+    match solved {
+        Ok((analysis, time_ms)) => Ok(Reply(solve_json(&rules, &analysis, time_ms, "solver"))),
+        Err(ApiError::OutOfTime(why)) => match book.as_ref().and_then(partial_json(&rules)) {
+            Some(mut answer) => {
+                answer["time_ms"] = json!(start.elapsed().as_millis() as u64);
+                Ok(Reply(answer))
+            }
+            None => Err(ApiError::OutOfTime(why)),
+        },
+        Err(e) => Err(e),
+    }
+}
+
+/// `/api/solve`'s answer for an analysis that took `time_ms`, from `source`.
+fn solve_json(rules: &Rules, analysis: &Analysis, time_ms: u64, source: &str) -> Json {
+    json!({
         "value": value_json(analysis.value),
         "best": analysis.best.map(|c| rules.cell_name(c)),
         "nodes": analysis.nodes,
         "time_ms": time_ms,
-        "moves": moves,
-    })))
+        "moves": moves_json(rules, &analysis.moves),
+        "source": source,
+    })
+}
+
+/// `/api/solve`'s answer from a book that holds the position's value but not every move's: the
+/// moves it knows, marked `"partial": true` (for when the solver could not finish).
+fn partial_json(rules: &Rules) -> impl Fn(&BookAnswer) -> Option<Json> + '_ {
+    move |answer| {
+        let position = answer.position?;
+        Some(json!({
+            "value": value_json(position.value),
+            "best": position.best.map(|c| rules.cell_name(c)),
+            "nodes": 0,
+            "time_ms": 0,
+            "moves": moves_json(rules, &answer.moves),
+            "source": "book",
+            "partial": true,
+        }))
+    }
 }
 
 /// `POST /api/tree`: the game-tree explorer's view of a position: every move with its exact
@@ -440,10 +506,22 @@ async fn tree(
         return Ok(Reply(answer));
     }
     let budget = solve_time(&app, request.time_ms);
+    let from_book = book_answer(&app, &pos)
+        .as_ref()
+        .and_then(analysis_from_book);
+    let source = if from_book.is_some() {
+        "book"
+    } else {
+        "solver"
+    };
     let ((analysis, counts), time_ms) = in_slot(&app, client, budget, move |limits| {
         // The values first: without them there is no answer; the counts get what time is left.
-        let analysis = analyse_within(&pos, budget, limits)?;
-        Ok((analysis, count_below(&pos, limits)))
+        let analysis = match from_book {
+            Some(analysis) => analysis,
+            None => analyse_within(&pos, budget, limits)?,
+        };
+        let counts = count_below(&pos, limits);
+        Ok((analysis, counts))
     })
     .await?;
     let below = |cell| {
@@ -453,12 +531,10 @@ async fn tree(
             .and_then(|c: &CountsBelow| c.moves.iter().find(|m| m.0 == cell))
             .map(|m| m.1)
     };
-    let children: Vec<Json> = analysis
-        .moves
-        .iter()
-        .map(|&(cell, value)| {
-            let mut entry = cell_json(&rules, cell);
-            entry["value"] = value_json(value);
+    let children: Vec<Json> = moves_json(&rules, &analysis.moves)
+        .into_iter()
+        .zip(&analysis.moves)
+        .map(|(mut entry, &(cell, _))| {
             if let Some(below) = below(cell) {
                 entry["games"] = json!(below.games);
                 entry["positions"] = json!(below.positions);
@@ -488,6 +564,7 @@ async fn tree(
     }
     answer["nodes"] = json!(analysis.nodes);
     answer["time_ms"] = json!(time_ms);
+    answer["source"] = json!(source);
     answer["children"] = json!(children);
     Ok(Reply(answer))
 }

@@ -83,6 +83,11 @@ struct ServeArgs {
     /// 1000000.
     #[arg(long = "room-reads-per-minute", value_name = "N", default_value_t = DEFAULT_RATES.reads.count, value_parser = room_rate())]
     room_reads_per_minute: u32,
+    /// Answer exact values from this solved opening book (written by `mnk solve --book`), as
+    /// well as from the books shipped in the binary; repeat for more rule sets, one book each.
+    /// A book for rules a shipped book covers replaces it.
+    #[arg(long = "book", value_name = "FILE")]
+    books: Vec<std::path::PathBuf>,
 }
 
 /// Longest `--room-idle-minutes`: 30 days.
@@ -142,6 +147,10 @@ fn serve(args: Option<ServeArgs>) -> Result<(), String> {
         }
         if let Some(threads) = args.threads {
             config.threads = threads;
+        }
+        if !args.books.is_empty() {
+            config.books =
+                mnk_server::books::Books::with_files(&args.books).map_err(|e| e.to_string())?;
         }
     }
     mnk_server::serve(config).map_err(|e| e.to_string())

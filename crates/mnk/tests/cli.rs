@@ -490,3 +490,23 @@ fn solve_writes_a_book_that_reads_back() {
         "0..=8",
     );
 }
+
+#[test]
+fn serve_refuses_a_malformed_book_with_its_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("broken.book");
+    std::fs::write(&path, "mnk-book 1\nrules 4x4x3\n-\tdraw\n").unwrap();
+    let out = mnk(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--book",
+        path.to_str().unwrap(),
+    ]);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "a broken book was served");
+    assert!(
+        err.contains("broken.book") && err.contains("line 3"),
+        "{err}"
+    );
+}
