@@ -2,7 +2,9 @@
 // value for the side to move — a win in n, a draw, a loss in n — from POST /api/solve within a
 // deadline. Values belong to a position: they are kept on its tree node, so stepping back and
 // forth asks once. Where the solver cannot finish (a board too large, no proof in time), the
-// page says so instead of colouring.
+// page says so instead of colouring. Values the server took from a solved opening book say so
+// (`source: 'book'`); when the solver ran out of time on a book position, only the moves the
+// book holds are coloured (`partial`).
 
 import { call, RequestError } from './api.js';
 import { showRequestFailure } from './errors.js';
@@ -28,7 +30,7 @@ export async function loadExact() {
   render();
   try {
     const r = await call('solve', { rules: apiRules(store.rules), moves: node.moves, time_ms: SOLVE_MS }, { signal: exact.ctl.signal });
-    node.exact = { value: r.value, moves: r.moves, nodes: r.nodes, time_ms: r.time_ms };
+    node.exact = { value: r.value, moves: r.moves, nodes: r.nodes, time_ms: r.time_ms, source: r.source, partial: Boolean(r.partial) };
   } catch (err) {
     if (err instanceof RequestError && (err.code === 'too_large' || err.code === 'out_of_time')) {
       // Not an error of the page: this position is beyond the solver here.

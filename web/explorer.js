@@ -1,7 +1,8 @@
 // The game-tree explorer (G): on boards the solver can decide, a position's moves with their
 // exact values and the number of games and positions below each, from POST /api/tree, expandable
-// level by level (the whole of tic-tac-toe from the empty board). Choosing a node shows its
-// position on the board, as a variation of the game when the game did not go that way.
+// level by level (the whole of tic-tac-toe from the empty board); values the server took from a
+// solved opening book are marked so. Choosing a node shows its position on the board, as a
+// variation of the game when the game did not go that way.
 //
 // The explorer is rooted at the position shown when it was opened ("Explore from here" moves the
 // root). Answers are kept by position, so collapsing and opening again asks nothing. The tree
@@ -197,6 +198,7 @@ function childrenOf(node, level) {
     return note(text, 'over');
   }
   if (data.uncounted) note(t('treeUncounted', { why: data.uncounted.message }), 'uncounted');
+  if (data.source === 'book') note(t('treeFromBook'), 'book');
   for (const child of data.children) {
     const moves = [...node.moves, child.cell];
     // A move's value is for the side that played it.

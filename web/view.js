@@ -252,11 +252,19 @@ function renderLegend(st) {
     if (store.exact.loading && !node.exact) text = t('exactSolving');
     else if (node.exact && node.exact.unsolved === 'too_large') text = t('exactTooLarge');
     else if (node.exact && node.exact.unsolved) text = t('exactOutOfTime');
-    else if (node.exact) text = `${t('exactLegend', { p: st.to_move })} ${t('exactPosition', { value: valueText(node.exact.value, st.to_move) })}`;
+    else if (node.exact) text = exactLegend(node.exact, st.to_move);
   }
   el.textContent = text;
   el.hidden = !text;
   el.dataset.state = node.exact ? node.exact.unsolved || 'solved' : store.exact.loading ? 'solving' : '';
+  el.dataset.source = (node.exact && node.exact.source) || '';
+}
+
+/** The key to exact mode's colours, the position's value, and where the values came from. */
+function exactLegend(exact, toMove) {
+  const key = exact.partial ? t('exactPartial', { p: toMove }) : t('exactLegend', { p: toMove });
+  const value = t('exactPosition', { value: valueText(exact.value, toMove) });
+  return exact.source === 'book' ? `${key} ${value} ${t('exactFromBook')}` : `${key} ${value}`;
 }
 
 // ---- drawing --------------------------------------------------------------------------------

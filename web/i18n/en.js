@@ -114,6 +114,8 @@ export default {
   exactPosition: 'The position: {value}.',
   exactTooLarge: 'This board is too large to solve exactly here: the engine’s analysis is shown instead.',
   exactOutOfTime: 'The solver could not prove this position in time: the engine’s analysis is shown instead.',
+  exactFromBook: 'From the solved opening book, without searching.',
+  exactPartial: 'The solver ran out of time: only the moves the solved opening book holds are coloured, by their exact value for {p}.',
   review: 'Review',
   keyReview: 'Review: every move marked, and your mistakes to try again',
   reviewing: 'Reviewing: {n} of {of} moves…',
@@ -174,6 +176,7 @@ export default {
   treeDrawn: 'Drawn: the board is full.',
   treeDeadDraw: 'Drawn: no line is left for either player (the counts play on to a full board).',
   treeUncounted: 'Games and positions not counted: {why}',
+  treeFromBook: 'Values from the solved opening book.',
 
   openingField: 'Opening',
   openingFree: 'Free: the first player simply moves first',

@@ -145,6 +145,8 @@ export default {
   exactPosition: 'Pozycja: {value}.',
   exactTooLarge: 'Ta plansza jest za duża, by ją tu dokładnie rozwiązać: zamiast tego widać analizę silnika.',
   exactOutOfTime: 'Solver nie zdążył udowodnić tej pozycji: zamiast tego widać analizę silnika.',
+  exactFromBook: 'Z rozwiązanej księgi otwarć, bez przeszukiwania.',
+  exactPartial: 'Solverowi zabrakło czasu: pokolorowane są tylko ruchy z rozwiązanej księgi otwarć, według ich dokładnej wartości dla {p}.',
   review: 'Analiza partii',
   keyReview: 'Analiza partii: każdy ruch oceniony, twoje błędy do poprawienia',
   reviewing: 'Analiza: {n} z {of} ruchów…',
@@ -205,6 +207,7 @@ export default {
   treeDrawn: 'Remis: plansza jest pełna.',
   treeDeadDraw: 'Remis: żaden gracz nie ułoży już linii (liczby grają dalej do pełnej planszy).',
   treeUncounted: 'Partie i pozycje nie zostały policzone: {why}',
+  treeFromBook: 'Wartości z rozwiązanej księgi otwarć.',
 
   openingField: 'Otwarcie',
   openingFree: 'Wolne: pierwszy gracz po prostu zaczyna',
