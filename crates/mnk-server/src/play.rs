@@ -391,9 +391,10 @@ fn book_answer(app: &AppState, pos: &Position) -> Option<BookAnswer> {
         .map(|book| book.answer(pos))
 }
 
-/// The book's values when it knows every move's: the solver is not needed.
-fn analysis_from_book(answer: &BookAnswer) -> Option<Analysis> {
-    let position = answer.position.filter(|_| answer.complete)?;
+/// What the book knows as an analysis: the position's value and best move, and the moves whose
+/// values it holds (every legal move only when `answer.complete`).
+fn book_part(answer: &BookAnswer) -> Option<Analysis> {
+    let position = answer.position?;
     Some(Analysis {
         value: position.value,
         best: position.best,
@@ -401,6 +402,11 @@ fn analysis_from_book(answer: &BookAnswer) -> Option<Analysis> {
         nodes: 0,
         proof: solver::ProofStats::default(),
     })
+}
+
+/// The book's values when it knows every move's: the solver is not needed.
+fn analysis_from_book(answer: &BookAnswer) -> Option<Analysis> {
+    book_part(answer).filter(|_| answer.complete)
 }
 
 /// Every move with its value, in the form of `/api/solve`'s `moves`.
@@ -440,9 +446,12 @@ async fn solve(
     .await;
     match solved {
         Ok((analysis, time_ms)) => Ok(Reply(solve_json(&rules, &analysis, time_ms, "solver"))),
-        Err(ApiError::OutOfTime(why)) => match book.as_ref().and_then(partial_json(&rules)) {
-            Some(mut answer) => {
-                answer["time_ms"] = json!(start.elapsed().as_millis() as u64);
+        // Better the book's part, marked as such, than nothing.
+        Err(ApiError::OutOfTime(why)) => match book.as_ref().and_then(book_part) {
+            Some(part) => {
+                let time_ms = start.elapsed().as_millis() as u64;
+                let mut answer = solve_json(&rules, &part, time_ms, "book");
+                answer["partial"] = json!(true);
                 Ok(Reply(answer))
             }
             None => Err(ApiError::OutOfTime(why)),
@@ -461,23 +470,6 @@ fn solve_json(rules: &Rules, analysis: &Analysis, time_ms: u64, source: &str) ->
         "moves": moves_json(rules, &analysis.moves),
         "source": source,
     })
-}
-
-/// `/api/solve`'s answer from a book that holds the position's value but not every move's: the
-/// moves it knows, marked `"partial": true` (for when the solver could not finish).
-fn partial_json(rules: &Rules) -> impl Fn(&BookAnswer) -> Option<Json> + '_ {
-    move |answer| {
-        let position = answer.position?;
-        Some(json!({
-            "value": value_json(position.value),
-            "best": position.best.map(|c| rules.cell_name(c)),
-            "nodes": 0,
-            "time_ms": 0,
-            "moves": moves_json(rules, &answer.moves),
-            "source": "book",
-            "partial": true,
-        }))
-    }
 }
 
 /// `POST /api/tree`: the game-tree explorer's view of a position: every move with its exact
