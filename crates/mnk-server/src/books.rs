@@ -73,9 +73,16 @@ struct Shelved {
 }
 
 /// The books, by rules. Cheap to clone.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Books {
     by_rules: Arc<HashMap<Rules, Shelved>>,
+}
+
+/// A summary, not thousands of indexed positions.
+impl std::fmt::Debug for Books {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Books").field(&self.summary()).finish()
+    }
 }
 
 impl Books {
