@@ -456,6 +456,7 @@ impl<'a> Searcher<'a> {
         self.root_best = None;
         self.root_raised = None;
         let first = self.root_first;
+        let window_alpha = alpha;
         for i in first..self.root.len() {
             let m = self.root[i].idx;
             self.board.play(m);
@@ -499,9 +500,10 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        if !self.ctl.stopped() {
-            // Best first (after the lines already found) for the next search; the rest keep
-            // their order.
+        // Best first (after the lines already found) for the next search; the rest keep their
+        // order. After a fail low every score is only a bound, so the order stays: the last
+        // iteration's best is searched first again with the wider window.
+        if !self.ctl.stopped() && best > window_alpha {
             if let Some(pos) = self.root[first..]
                 .iter()
                 .position(|r| Some(&r.idx) == self.pv[0].first())
@@ -695,11 +697,10 @@ impl<'a> Searcher<'a> {
     /// complete nor an open four to make (a threat is searched, never judged: the static score
     /// does not see a VCT), a static score this far above `beta` stands.
     fn reverse_futility(&self, depth: i32, beta: i32) -> Option<i32> {
+        let op = 1 - self.board.side();
         if depth > REVERSE_FUTILITY_DEPTH
-            || self
-                .board
-                .threats_at_least(1 - self.board.side(), Threat::Flex4)
-                > 0
+            || self.board.threat_count(op, Threat::Flex3x2) > 0
+            || self.board.threats_at_least(op, Threat::Block4Flex3) > 0
         {
             return None;
         }
