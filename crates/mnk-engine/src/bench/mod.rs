@@ -12,6 +12,8 @@
 
 use std::fmt;
 
+pub mod undecided;
+
 use mnk_core::{Cell, Position, Rules};
 
 use crate::search::Engine;
