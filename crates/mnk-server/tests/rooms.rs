@@ -1400,3 +1400,51 @@ async fn a_seat_whose_long_poll_ended_shows_away_when_the_grace_is_over() {
     );
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_on_a_short_clock_shares_it_and_does_not_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    // The bot's usual second a move would flag on a 1 s clock at its first move.
+    let server = Server::start(config_on(&dir)).await;
+    let addr = server.addr;
+    let clock = json!({"initial_ms": 1000, "increment_ms": 0});
+    let (room, me, _) = create(
+        addr,
+        json!({"rules": "gomoku15", "colour": "O", "bot": {"level": 6}, "clock": clock}),
+    )
+    .await;
+    let mut ws = socket(addr, &room).await;
+    // The person answers at once, on cells two apart on the edge (never a line, never a
+    // defence), so the bot wins by a line after some moves, every one on its own clock.
+    let mine = [
+        "a1", "c1", "e1", "g1", "i1", "k1", "m1", "o1", "a3", "c3", "e3", "g3",
+    ];
+    let mut ply = 0;
+    let over = loop {
+        let state = state_when(&mut ws, |s| {
+            s["ply"].as_u64() > Some(ply) || s["status"] == "over"
+        })
+        .await;
+        if state["status"] == "over" {
+            break state;
+        }
+        ply = state["ply"].as_u64().unwrap();
+        let taken = state["moves"].as_array().unwrap().clone();
+        let cell = mine
+            .into_iter()
+            .find(|c| !taken.contains(&json!(c)))
+            .expect("a free cell of the person's");
+        assert_eq!(play(addr, &room, &me, ply as usize, cell).await.0, 200);
+        ply += 1;
+    };
+    assert_eq!(
+        (
+            over["result"]["winner"].clone(),
+            over["result"]["reason"].clone()
+        ),
+        (json!("X"), json!("line")),
+        "{over}"
+    );
+    let bot_ms = over["clocks"]["x_ms"].as_i64().unwrap();
+    assert!(bot_ms > 0 && bot_ms < 1000, "{over}");
+}

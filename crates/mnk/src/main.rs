@@ -114,6 +114,40 @@ struct BenchArgs {
     /// Threads per search, 1 to 64 (Lazy SMP). Only the one-thread node count is the signature.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = search_threads)]
     threads: usize,
+    /// Instead of the fixed-depth bench: how much of a turn of MS milliseconds (1 to 60,000) a
+    /// Gomocup engine uses on the undecided 15x15 middle-game positions, measured like a
+    /// tournament manager (a fresh process a position, timed from BOARD to the move), with the
+    /// depth it reports.
+    #[arg(long, value_name = "MS", conflicts_with_all = ["depth", "threads"],
+          value_parser = clap::value_parser!(u64).range(1..=MAX_TURN_MS))]
+    turn_ms: Option<u64>,
+    /// The engine --turn-ms measures, as a command line (default: this program's `gomocup`).
+    #[arg(long, value_name = "CMD", requires = "turn_ms")]
+    engine: Option<String>,
+}
+
+/// Longest `mnk bench --turn-ms`: a minute.
+const MAX_TURN_MS: u64 = 60_000;
+
+/// `mnk bench`: the fixed-depth bench, or with `--turn-ms` the turn measurement.
+fn bench(args: &BenchArgs) -> Result<(), String> {
+    let Some(turn_ms) = args.turn_ms else {
+        println!("{}", mnk_engine::bench::run_bench(args.depth, args.threads));
+        return Ok(());
+    };
+    let command = match &args.engine {
+        Some(command) => command.clone(),
+        None => {
+            let exe =
+                std::env::current_exe().map_err(|e| format!("cannot find mnk itself: {e}"))?;
+            format!("\"{}\" gomocup", exe.display())
+        }
+    };
+    let positions = mnk_engine::bench::undecided::undecided_positions();
+    let report = mnk_gomocup::arena::turn_time::measure_turns(&command, &positions, turn_ms)
+        .map_err(|(i, fault)| format!("position {i}: {}", fault.detail))?;
+    println!("{report}");
+    Ok(())
 }
 
 /// Reads a number of search threads, 1 to [`mnk_engine::search::MAX_THREADS`].
@@ -170,10 +204,7 @@ fn main() -> ExitCode {
         Some(Command::Solve(args)) => analysis::solve(&args),
         Some(Command::Serve(args)) => serve(Some(args)),
         Some(Command::Gomocup) => mnk_gomocup::run_stdio().map_err(|e| e.to_string()),
-        Some(Command::Bench(args)) => {
-            println!("{}", mnk_engine::bench::run_bench(args.depth, args.threads));
-            Ok(())
-        }
+        Some(Command::Bench(args)) => bench(&args),
         Some(Command::Match(args)) => play_match(&args),
         Some(Command::Tune(args)) => tune::run(&args),
         None => serve(None),

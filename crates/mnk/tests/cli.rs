@@ -120,6 +120,48 @@ fn bench_refuses_depths_out_of_range() {
 }
 
 #[test]
+fn bench_turns_refuse_bad_settings() {
+    refused(&["bench", "--turn-ms", "0"], "--turn-ms", "1..=60000");
+    refused(&["bench", "--turn-ms", "60001"], "--turn-ms", "1..=60000");
+    refused(&["bench", "--engine", "x"], "--engine", "--turn-ms");
+    refused(
+        &["bench", "--turn-ms", "50", "--depth", "4"],
+        "--turn-ms",
+        "--depth",
+    );
+    // An engine that cannot start: a clear error naming the position, no figures.
+    let out = mnk(&[
+        "bench",
+        "--turn-ms",
+        "50",
+        "--engine",
+        "/nonexistent/engine",
+    ]);
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("position 1") && err.contains("cannot start"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bench_turns_measure_this_program_on_every_undecided_position() {
+    let out = mnk(&["bench", "--turn-ms", "20"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let last = report.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("Turns of 20 ms on 80 positions: median "),
+        "{report}"
+    );
+    // mnk reports its depth on every move it searches.
+    assert!(!last.ends_with("none reported"), "{report}");
+    assert_eq!(report.lines().count(), 82, "{report}");
+}
+
+#[test]
 fn match_refuses_settings_out_of_range() {
     let players = ["match", "weights", "weights"];
     let with = |flag: &'static str, value: &'static str| {

@@ -90,6 +90,11 @@ impl<'a> Control<'a> {
         self.stopped || self.slice_over || self.ceiling.is_some_and(|c| self.nodes >= c)
     }
 
+    /// Stops the search now, as a limit would.
+    pub fn halt(&mut self) {
+        self.stopped = true;
+    }
+
     /// Starts a time slice of `share` of the time left, if there is a deadline.
     pub(super) fn start_slice(&mut self, share: f64) {
         self.slice_end_ms = self

@@ -529,6 +529,9 @@ impl Engine {
         let single = mode.lines == 1 && !mode.rank_all && !mode.until_stopped;
         for depth in 1..=max_depth {
             crew.main_depth.store(depth, Ordering::Relaxed);
+            if single {
+                s.set_soft_stop(start_ms.zip(plan.soft_stop_ms()).map(|(s, t)| s + t));
+            }
             let Some(first) = s.iterate(depth as i32, last.first().map(|it| it.score)) else {
                 if let Some(better) = s.improved_root().filter(|_| single && !last.is_empty()) {
                     report(&lines_found(

@@ -129,6 +129,9 @@ pub struct Searcher<'a> {
     /// bound above the window): a deeper answer than the last iteration's even if this one is
     /// stopped before its end.
     root_raised: Option<Iteration>,
+    /// When, on the deadline's clock, an iteration whose root search has already raised a move
+    /// stops after the root move under way (see [`Searcher::set_soft_stop`]).
+    soft_stop_ms: Option<u64>,
     /// Search every root move with a full window (for ranking moves).
     pub all_root_scores: bool,
     /// Nodes spent in the quiescence search (statistics).
@@ -160,6 +163,7 @@ impl<'a> Searcher<'a> {
             root_first: 0,
             root_best: None,
             root_raised: None,
+            soft_stop_ms: None,
             all_root_scores: false,
             qnodes: 0,
             mnodes: 0,
@@ -339,6 +343,22 @@ impl<'a> Searcher<'a> {
         self.root_raised.clone()
     }
 
+    /// From `at_ms` on the deadline's clock (`None`: never), the root search ends after the root
+    /// move under way once a move has beaten alpha in it: the rest of the iteration would only
+    /// try to refute that move, and rarely does, so a timed search answers with it rather than
+    /// run on to the deadline. A move that fails low leaves the iteration running.
+    pub fn set_soft_stop(&mut self, at_ms: Option<u64>) {
+        self.soft_stop_ms = at_ms;
+    }
+
+    /// Whether the soft stop has come.
+    fn past_soft_stop(&self) -> bool {
+        match (self.soft_stop_ms, &self.ctl.limits().deadline) {
+            (Some(at), Some(deadline)) => deadline.now_ms() >= at,
+            _ => false,
+        }
+    }
+
     /// Step 2: one iteration at `depth` with an aspiration window around `previous`. `None`
     /// when stopped before the iteration was complete.
     pub fn iterate(&mut self, depth: i32, previous: Option<i32>) -> Option<Iteration> {
@@ -456,6 +476,7 @@ impl<'a> Searcher<'a> {
         self.root_best = None;
         self.root_raised = None;
         let first = self.root_first;
+        let window_alpha = alpha;
         for i in first..self.root.len() {
             let m = self.root[i].idx;
             self.board.play(m);
@@ -498,10 +519,15 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
+            if self.root_raised.is_some() && self.past_soft_stop() {
+                self.ctl.halt();
+                break;
+            }
         }
-        if !self.ctl.stopped() {
-            // Best first (after the lines already found) for the next search; the rest keep
-            // their order.
+        // Best first (after the lines already found) for the next search; the rest keep their
+        // order. After a fail low every score is only a bound, so the order stays: the last
+        // iteration's best is searched first again with the wider window.
+        if !self.ctl.stopped() && best > window_alpha {
             if let Some(pos) = self.root[first..]
                 .iter()
                 .position(|r| Some(&r.idx) == self.pv[0].first())
@@ -695,11 +721,10 @@ impl<'a> Searcher<'a> {
     /// complete nor an open four to make (a threat is searched, never judged: the static score
     /// does not see a VCT), a static score this far above `beta` stands.
     fn reverse_futility(&self, depth: i32, beta: i32) -> Option<i32> {
+        let op = 1 - self.board.side();
         if depth > REVERSE_FUTILITY_DEPTH
-            || self
-                .board
-                .threats_at_least(1 - self.board.side(), Threat::Flex4)
-                > 0
+            || self.board.threat_count(op, Threat::Flex3x2) > 0
+            || self.board.threats_at_least(op, Threat::Block4Flex3) > 0
         {
             return None;
         }

@@ -4,9 +4,11 @@
 //! this plan decides when starting another iteration is worth it. An iteration takes about twice
 //! as long as the one before, so one started when a share `s` of the turn is spent ends near
 //! `2s`, or is stopped at the deadline with its root moves searched so far still counted (see
-//! [`super::search::Searcher::improved_root`]). With a base share of [`BASE_SHARE`] a move
-//! takes some 70–90% of its turn; less when the best move has stayed the same for several
-//! iterations, more when it keeps changing or the score falls.
+//! [`super::search::Searcher::improved_root`]). So that a move does not run on to the
+//! deadline, an iteration also ends early at the soft stop ([`SOFT_STOP_SHARE`] of the turn)
+//! once its root search has a move that beat alpha: a move takes some 70–90% of its turn; less
+//! when the best move has stayed the same for several iterations, more when it keeps changing or
+//! the score falls.
 //!
 //! Without a deadline nothing here applies: a depth- or node-limited search is reproducible.
 
@@ -21,6 +23,11 @@ pub const STABLE_ITERATIONS: u32 = 4;
 /// A fall of the score from one iteration to the next that counts as bad news, in evaluation
 /// units.
 pub const SCORE_FALL: i32 = 40;
+/// Share of the turn after which an iteration that has already raised a root move ends after
+/// the root move under way (the soft stop, [`super::search::Searcher::set_soft_stop`]).
+pub const SOFT_STOP_SHARE: f64 = 0.8;
+/// The soft stop's share when the best move changed in the last iteration or the score fell.
+pub const UNSETTLED_SOFT_STOP_SHARE: f64 = 0.9;
 /// Iterations before this depth say too little about stability to change the share.
 const FIRST_JUDGED_DEPTH: u32 = 4;
 
@@ -33,6 +40,8 @@ pub struct TimePlan {
     last: Option<(usize, i32)>,
     /// Completed iterations in a row with the same best move.
     same_best: u32,
+    /// Whether the last iteration changed the best move or lowered the score.
+    unsettled: bool,
 }
 
 impl TimePlan {
@@ -43,7 +52,20 @@ impl TimePlan {
             budget_ms,
             last: None,
             same_best: 0,
+            unsettled: false,
         }
+    }
+
+    /// When the next iteration's soft stop comes, in ms from the turn's start (`None` without
+    /// a deadline).
+    #[must_use]
+    pub fn soft_stop_ms(&self) -> Option<u64> {
+        let share = if self.unsettled {
+            UNSETTLED_SOFT_STOP_SHARE
+        } else {
+            SOFT_STOP_SHARE
+        };
+        self.budget_ms.map(|b| (b as f64 * share) as u64)
     }
 
     /// After an iteration to `depth` that found `best` (a root move) with `score`, with
@@ -59,6 +81,7 @@ impl TimePlan {
         let changed = previous.is_some_and(|(b, _)| b != best);
         let fell = previous.is_some_and(|(_, s)| s - score >= SCORE_FALL);
         self.same_best = if changed { 0 } else { self.same_best + 1 };
+        self.unsettled = depth >= FIRST_JUDGED_DEPTH && (changed || fell);
         let Some(budget) = self.budget_ms else {
             return true;
         };
@@ -109,6 +132,19 @@ mod tests {
             plan.another_iteration(depth, best, score, 50);
         }
         plan
+    }
+
+    #[test]
+    fn the_soft_stop_comes_later_after_bad_news() {
+        assert_eq!(TimePlan::new(None).soft_stop_ms(), None);
+        let mut plan = settled(3, 20);
+        assert_eq!(plan.soft_stop_ms(), Some(800));
+        plan.another_iteration(7, 4, 20, 100);
+        assert_eq!(plan.soft_stop_ms(), Some(900));
+        plan.another_iteration(8, 4, 20 - SCORE_FALL, 200);
+        assert_eq!(plan.soft_stop_ms(), Some(900));
+        plan.another_iteration(9, 4, 20 - SCORE_FALL, 300);
+        assert_eq!(plan.soft_stop_ms(), Some(800));
     }
 
     #[test]

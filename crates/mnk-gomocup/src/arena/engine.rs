@@ -56,6 +56,14 @@ pub fn split_command(line: &str) -> Vec<String> {
     words
 }
 
+/// The depth of a `MESSAGE depth N …` line (the word `depth` may follow other words, as in
+/// `MESSAGE info depth 12`).
+fn message_depth(line: &str) -> Option<u32> {
+    let mut words = line.split_whitespace();
+    words.find(|w| w.eq_ignore_ascii_case("depth"))?;
+    words.next()?.parse().ok()
+}
+
 /// What the protocol tells an engine about the game.
 #[derive(Clone, Copy, Debug)]
 pub struct EngineSettings {
@@ -90,6 +98,8 @@ pub struct Engine {
     frame: Frame,
     /// Whether the engine has been sent the game's position yet.
     informed: bool,
+    /// The deepest `MESSAGE depth N` the engine reported while thinking over the last move.
+    reported_depth: Option<u32>,
 }
 
 fn fault(kind: FaultKind, detail: impl Into<String>) -> Fault {
@@ -146,6 +156,7 @@ impl Engine {
             lines,
             frame: Frame::new(width, height),
             informed: false,
+            reported_depth: None,
         };
         if width == height {
             engine.send(&format!("START {width}"))?;
@@ -212,6 +223,9 @@ impl Engine {
                     if word != "MESSAGE" && word != "DEBUG" {
                         return Ok(line);
                     }
+                    if let Some(depth) = message_depth(&line) {
+                        self.reported_depth = self.reported_depth.max(Some(depth));
+                    }
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(fault(FaultKind::Timeout, "no answer in time"))
@@ -237,6 +251,13 @@ impl Engine {
         Some(Coord::new(x.trim().parse().ok()?, y.trim().parse().ok()?))
     }
 
+    /// The deepest search depth the engine reported (`MESSAGE depth N …`, as mnk and many
+    /// engines write) while thinking over the last [`Engine::request`]; `None` if it said none.
+    #[must_use]
+    pub fn reported_depth(&self) -> Option<u32> {
+        self.reported_depth
+    }
+
     /// Asks for the engine's move in `pos` (the engine is to move), telling it the game time
     /// left, and waits until `deadline`. The answer is checked to be on the board, not legal:
     /// the referee does that.
@@ -246,6 +267,7 @@ impl Engine {
         time_left_ms: Option<u64>,
         deadline: Instant,
     ) -> Result<Cell, Fault> {
+        self.reported_depth = None;
         if let Some(left) = time_left_ms {
             self.send(&format!("INFO time_left {left}"))?;
         }
@@ -390,5 +412,18 @@ mod tests {
         );
         assert_eq!(split_command("x ''"), ["x", ""]);
         assert!(split_command("   ").is_empty());
+    }
+
+    #[test]
+    fn depth_messages_are_read_in_their_usual_forms() {
+        let depth = message_depth;
+        assert_eq!(
+            depth("MESSAGE depth 12 score +30 nodes 5 time 3 ms"),
+            Some(12)
+        );
+        assert_eq!(depth("MESSAGE info Depth 7-15 ev 30"), None);
+        assert_eq!(depth("MESSAGE info depth 9 ev 30"), Some(9));
+        assert_eq!(depth("MESSAGE hello"), None);
+        assert_eq!(depth("MESSAGE depth"), None);
     }
 }

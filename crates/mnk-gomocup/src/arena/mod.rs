@@ -19,6 +19,7 @@ pub mod elo;
 pub mod engine;
 pub mod openings;
 mod swap;
+pub mod turn_time;
 
 use std::fmt;
 use std::io::Write;

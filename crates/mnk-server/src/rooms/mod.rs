@@ -20,6 +20,7 @@
 //! Seats are held by tokens (random, kept by the browser; the database keeps their SHA-256).
 //! Room ids are random too: knowing one lets a person watch, not play.
 
+pub mod bot_clock;
 pub mod http;
 pub mod hub;
 pub mod ids;
@@ -389,14 +390,15 @@ impl Rooms {
         }
         let rooms = self.clone();
         let ply = game.pos.ply();
+        let budget = self.bot_budget(snap, &game, seat);
         tokio::spawn(async move {
             let answer = match step {
                 Step::Settled { .. } => rooms
-                    .bot_move(&bot, game.pos)
+                    .bot_move(&bot, game.pos, budget)
                     .await
                     .map(|cell| Action::Move { ply, cell }),
                 Step::Place { .. } | Step::Choose { .. } => {
-                    rooms.bot_opening(&bot, game.pos, step).await
+                    rooms.bot_opening(&bot, game.pos, step, budget).await
                 }
             };
             rooms.lock_thinking().remove(&room);
@@ -413,16 +415,29 @@ impl Rooms {
         });
     }
 
+    /// How long the bot in `seat` may think now: its usual time, less when its clock is short.
+    fn bot_budget(&self, snap: &Snapshot, game: &reading::Game, seat: usize) -> Duration {
+        let clock = snap.room.clock.and_then(|(_, increment)| {
+            let (left, _) = reading::seat_clocks(snap, game, now_ms())?;
+            Some((left[seat], increment))
+        });
+        bot_clock::bot_budget(self.config.bot_think, clock, game.pos.ply())
+    }
+
     fn lock_thinking(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
         self.thinking
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The bot's move in `pos`, thought in the engine pool like any computer move.
-    async fn bot_move(&self, bot: &str, pos: mnk_core::Position) -> Result<String, ApiError> {
+    /// The bot's move in `pos`, thought for `budget` in the engine pool like any computer move.
+    async fn bot_move(
+        &self,
+        bot: &str,
+        pos: mnk_core::Position,
+        budget: Duration,
+    ) -> Result<String, ApiError> {
         let spec: BotSpec = bot.parse().map_err(ApiError::from)?;
-        let budget = self.config.bot_think;
         let seed = pos.hash();
         self.pool
             .run(Client(None), move |stop| {
@@ -440,15 +455,15 @@ impl Rooms {
 
     /// The bot's part of a swap opening at `step` in `pos`, as the page's computer plays it
     /// (`POST /api/opening`): the opener's three stones, or a decision with its stones. Its
-    /// searches share the time of one move.
+    /// searches share `budget`, the time of one move.
     async fn bot_opening(
         &self,
         bot: &str,
         pos: mnk_core::Position,
         step: Step,
+        budget: Duration,
     ) -> Result<Action, ApiError> {
         let spec: BotSpec = bot.parse().map_err(ApiError::from)?;
-        let budget = self.config.bot_think;
         let seed = pos.hash();
         let ply = pos.ply();
         let part = self
