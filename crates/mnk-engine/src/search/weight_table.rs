@@ -1,9 +1,10 @@
 //! The evaluation's numbers, in one table per variant, read from a text file.
 //!
 //! Everything the search values lives here: what one line [`Pattern`] is worth to the player who
-//! could play it, what a cell's combination of patterns (its [`Threat`] class) adds, how the
-//! evaluation weighs the mover's sums against the opponent's and the threats that decide the game
-//! soon, and how move ordering ranks attacks and defences. The board sums the cell values
+//! could play it, what a cell's combination of patterns (its
+//! [`Threat`](super::threat::Threat) class) adds, how the evaluation weighs the mover's sums
+//! against the opponent's and the threats that decide the game soon, and how move ordering ranks
+//! attacks and defences. The board sums the cell values
 //! incrementally; [`super::eval`] and [`super::movegen`] read the rest.
 //!
 //! The tables ship as text files in `crates/mnk-engine/weights/` (one per [`Variant`]), embedded
@@ -100,7 +101,7 @@ impl Variant {
 pub const PATTERN_NAMES: [&str; 10] = [
     "dead", "b1", "f1", "b2", "f2", "b3", "f3", "b4", "f4", "five",
 ];
-/// Names of the threat classes in a table file, in [`Threat`] order.
+/// Names of the threat classes in a table file, in [`Threat`](super::threat::Threat) order.
 pub const THREAT_NAMES: [&str; 13] = [
     "none",
     "flex2",
