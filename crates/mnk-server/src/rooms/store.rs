@@ -837,25 +837,13 @@ mod tests {
         }
     }
 
-    /// A database made before swap openings (only the first migration applied) opens with the
-    /// new schema, its rooms opening freely and their games with no decisions.
-    #[tokio::test]
-    async fn a_database_from_before_openings_is_migrated_and_its_rooms_open_freely() {
+    /// An SQLite database in memory made with the first `migrations` migrations, holding `rows`
+    /// (SQL inserts in that schema), then opened as a server opens it: every migration run.
+    async fn migrated_from(migrations: usize, rows: &[&str]) -> Store {
         let pool = Store::sqlite_memory().await.unwrap();
-        let first = Schema(&SQLITE_SCHEMA.0[..1]);
-        Migrator::new(first)
-            .await
-            .unwrap()
-            .run(&pool)
-            .await
-            .unwrap();
-        for sql in [
-            "INSERT INTO rooms (id, rules, created_ms, seen_ms, version, game) \
-             VALUES ('old', '15x15x5', 0, 0, 1, 1)",
-            "INSERT INTO seats (room, seat, token_hash) VALUES ('old', 0, 'a')",
-            "INSERT INTO seats (room, seat) VALUES ('old', 1)",
-            "INSERT INTO games (room, number, x_seat) VALUES ('old', 1, 0)",
-        ] {
+        let old = Schema(&SQLITE_SCHEMA.0[..migrations]);
+        Migrator::new(old).await.unwrap().run(&pool).await.unwrap();
+        for sql in rows {
             sqlx::query(sql).execute(&pool).await.unwrap();
         }
         Migrator::new(SQLITE_SCHEMA)
@@ -864,7 +852,24 @@ mod tests {
             .run(&pool)
             .await
             .unwrap();
-        let store = Store::Sqlite(pool);
+        Store::Sqlite(pool)
+    }
+
+    /// A database made before swap openings (only the first migration applied) opens with the
+    /// new schema, its rooms opening freely and their games with no decisions.
+    #[tokio::test]
+    async fn a_database_from_before_openings_is_migrated_and_its_rooms_open_freely() {
+        let store = migrated_from(
+            1,
+            &[
+                "INSERT INTO rooms (id, rules, created_ms, seen_ms, version, game) \
+                 VALUES ('old', '15x15x5', 0, 0, 1, 1)",
+                "INSERT INTO seats (room, seat, token_hash) VALUES ('old', 0, 'a')",
+                "INSERT INTO seats (room, seat) VALUES ('old', 1)",
+                "INSERT INTO games (room, number, x_seat) VALUES ('old', 1, 0)",
+            ],
+        )
+        .await;
         let snap = store.load("old").await.unwrap().unwrap();
         assert_eq!(snap.room.opening, "free");
         assert_eq!(snap.game.decisions, "");
@@ -910,26 +915,18 @@ mod tests {
     /// time and clock, empty in its games; a decision then stores both.
     #[tokio::test]
     async fn a_database_from_before_opening_clocks_is_migrated() {
-        let pool = Store::sqlite_memory().await.unwrap();
-        let two = Schema(&SQLITE_SCHEMA.0[..2]);
-        Migrator::new(two).await.unwrap().run(&pool).await.unwrap();
-        for sql in [
-            "INSERT INTO rooms (id, rules, created_ms, seen_ms, version, game, opening) \
-             VALUES ('swap', '15x15x5', 0, 0, 1, 1, 'swap2')",
-            "INSERT INTO seats (room, seat, token_hash) VALUES ('swap', 0, 'a')",
-            "INSERT INTO seats (room, seat, token_hash) VALUES ('swap', 1, 'b')",
-            "INSERT INTO games (room, number, x_seat, started_ms, decisions) \
-             VALUES ('swap', 1, 0, 0, 'place-two')",
-        ] {
-            sqlx::query(sql).execute(&pool).await.unwrap();
-        }
-        Migrator::new(SQLITE_SCHEMA)
-            .await
-            .unwrap()
-            .run(&pool)
-            .await
-            .unwrap();
-        let store = Store::Sqlite(pool);
+        let store = migrated_from(
+            2,
+            &[
+                "INSERT INTO rooms (id, rules, created_ms, seen_ms, version, game, opening) \
+                 VALUES ('swap', '15x15x5', 0, 0, 1, 1, 'swap2')",
+                "INSERT INTO seats (room, seat, token_hash) VALUES ('swap', 0, 'a')",
+                "INSERT INTO seats (room, seat, token_hash) VALUES ('swap', 1, 'b')",
+                "INSERT INTO games (room, number, x_seat, started_ms, decisions) \
+                 VALUES ('swap', 1, 0, 0, 'place-two')",
+            ],
+        )
+        .await;
         let snap = store.load("swap").await.unwrap().unwrap();
         assert_eq!(
             (snap.game.decisions.as_str(), snap.game.decided_ms),
