@@ -7,10 +7,12 @@
 //!   search's own stopping latency (together under 10 ms on our machines: more would be
 //!   thinking time thrown away). `0` means "play at once".
 //! - `timeout_match`/`time_left` cap the game: of what is left we keep back a reserve and share
-//!   the rest over the moves still to come ([`moves_to_go`]). When the manager sends no
+//!   the rest over the moves still to come ([`clock_share_ms`]). When the manager sends no
 //!   `time_left` we count our own spending since the last report (or since `START`).
 
 use std::time::Duration;
+
+use mnk_engine::search::time::clock_share_ms;
 
 /// The turn time assumed when the manager never sends `timeout_turn` (a human at a keyboard).
 pub const DEFAULT_TURN_MS: u64 = 5_000;
@@ -18,10 +20,6 @@ pub const DEFAULT_TURN_MS: u64 = 5_000;
 pub const TURN_MARGIN_MIN_MS: u64 = 10;
 /// Greatest part of `timeout_turn` kept back.
 pub const TURN_MARGIN_MAX_MS: u64 = 1_000;
-/// Least part of the game time left that is never spent.
-pub const GAME_RESERVE_MIN_MS: u64 = 50;
-/// Greatest part of the game time left that is never spent.
-pub const GAME_RESERVE_MAX_MS: u64 = 3_000;
 
 /// The manager's clock settings and what the brain has spent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,12 +43,6 @@ impl Default for TimeControl {
             spent_ms: 0,
         }
     }
-}
-
-/// How many more moves of ours the game time should be shared over, after `ply` stones.
-#[must_use]
-pub fn moves_to_go(ply: usize) -> u64 {
-    (30u64.saturating_sub(ply as u64 / 2)).clamp(10, 30)
 }
 
 impl TimeControl {
@@ -88,8 +80,8 @@ impl TimeControl {
         let margin = (self.turn_ms / 20).clamp(TURN_MARGIN_MIN_MS, TURN_MARGIN_MAX_MS);
         let mut ms = self.turn_ms.saturating_sub(margin);
         if let Some(left) = self.game_left_ms() {
-            let reserve = (left / 10).clamp(GAME_RESERVE_MIN_MS, GAME_RESERVE_MAX_MS);
-            ms = ms.min(left.saturating_sub(reserve) / moves_to_go(ply));
+            // The protocol has no increment.
+            ms = ms.min(clock_share_ms(left, 0, ply));
         }
         Duration::from_millis(ms)
     }
@@ -142,12 +134,5 @@ mod tests {
         assert_eq!(t.game_left_ms(), Some(4_000));
         t.new_game();
         assert_eq!(t.game_left_ms(), Some(20_000));
-    }
-
-    #[test]
-    fn moves_to_go_shrinks_but_not_below_ten() {
-        assert_eq!(moves_to_go(0), 30);
-        assert_eq!(moves_to_go(20), 20);
-        assert_eq!(moves_to_go(200), 10);
     }
 }

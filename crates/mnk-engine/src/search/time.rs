@@ -31,6 +31,26 @@ pub const UNSETTLED_SOFT_STOP_SHARE: f64 = 0.9;
 /// Iterations before this depth say too little about stability to change the share.
 const FIRST_JUDGED_DEPTH: u32 = 4;
 
+/// Least part of a game clock that is never spent.
+pub const CLOCK_RESERVE_MIN_MS: u64 = 50;
+/// Greatest part of a game clock that is never spent.
+pub const CLOCK_RESERVE_MAX_MS: u64 = 3_000;
+
+/// How many more moves of its own a player should share its game time over, after `ply` stones.
+#[must_use]
+pub fn moves_to_go(ply: usize) -> u64 {
+    (30u64.saturating_sub(ply as u64 / 2)).clamp(10, 30)
+}
+
+/// A move's share of a game clock with `left_ms` on it after `ply` stones: a reserve kept back
+/// (a tenth, within [`CLOCK_RESERVE_MIN_MS`]..=[`CLOCK_RESERVE_MAX_MS`]), the rest shared over
+/// [`moves_to_go`], plus three quarters of the `increment_ms` the move earns back.
+#[must_use]
+pub fn clock_share_ms(left_ms: u64, increment_ms: u64, ply: usize) -> u64 {
+    let reserve = (left_ms / 10).clamp(CLOCK_RESERVE_MIN_MS, CLOCK_RESERVE_MAX_MS);
+    left_ms.saturating_sub(reserve) / moves_to_go(ply) + increment_ms * 3 / 4
+}
+
 /// The plan of one search's time.
 #[derive(Clone, Debug)]
 pub struct TimePlan {
@@ -101,6 +121,21 @@ impl TimePlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clock_is_shared_over_the_moves_to_come() {
+        assert_eq!(
+            (moves_to_go(0), moves_to_go(20), moves_to_go(200)),
+            (30, 20, 10)
+        );
+        // 5 s, first move: (5000 - 500) / 30.
+        assert_eq!(clock_share_ms(5_000, 0, 0), 150);
+        // 3 s + 1 s: three quarters of the increment on top.
+        assert_eq!(clock_share_ms(3_000, 1_000, 0), 840);
+        // The reserve is at least 50 ms and at most 3 s.
+        assert_eq!(clock_share_ms(40, 0, 0), 0);
+        assert_eq!(clock_share_ms(600_000, 0, 60), (600_000 - 3_000) / 10);
+    }
 
     #[test]
     fn without_a_deadline_every_iteration_goes_on() {

@@ -1,23 +1,16 @@
 //! How long a room's bot may think over one turn: its usual time, unless its clock says less.
 //!
 //! The server keeps the bot's clock like a person's, so a bot that always thought for its usual
-//! second would lose on time on a clock of a few seconds. With a clock it spends a share of what
-//! is left (kept back: a tenth, at least 50 ms, at most 3 s) over the turns still to come, plus
-//! most of the increment it gets back.
+//! second would lose on time on a clock of a few seconds. With a clock it takes a move's share
+//! of it as the engine's Gomocup brain does ([`clock_share_ms`]: a reserve kept back, the rest
+//! over the moves to come, plus most of the increment).
 
 use std::time::Duration;
 
-/// Least part of the time left that the bot never spends.
-const RESERVE_MIN_MS: i64 = 50;
-/// Greatest part of the time left that the bot never spends.
-const RESERVE_MAX_MS: i64 = 3_000;
-/// The least thinking time worth starting a search for: the engine answers at once below it.
-const FLOOR_MS: i64 = 10;
+use mnk_engine::search::time::clock_share_ms;
 
-/// The turns of its own still to come that the bot shares its time over, after `ply` stones.
-fn turns_to_go(ply: usize) -> i64 {
-    (30 - (ply / 2) as i64).clamp(10, 30)
-}
+/// The least thinking time worth starting a search for: the engine answers at once below it.
+const FLOOR_MS: u64 = 10;
 
 /// The bot's thinking time for a turn after `ply` stones: `usual` without a clock; with one,
 /// `left_ms` on its clock and `increment_ms` added after the turn, never more than `usual`.
@@ -26,11 +19,11 @@ pub fn bot_budget(usual: Duration, clock: Option<(i64, i64)>, ply: usize) -> Dur
     let Some((left_ms, increment_ms)) = clock else {
         return usual;
     };
-    let reserve = (left_ms / 10).clamp(RESERVE_MIN_MS, RESERVE_MAX_MS);
-    let share = (left_ms - reserve).max(0) / turns_to_go(ply) + increment_ms * 3 / 4;
+    let left = left_ms.max(0) as u64;
+    let share = clock_share_ms(left, increment_ms.max(0) as u64, ply);
     // The increment is only earned by moving in time: never plan past half of what is left.
-    let ms = share.min(left_ms / 2).max(FLOOR_MS.min(left_ms / 2)).max(0);
-    usual.min(Duration::from_millis(ms as u64))
+    let ms = share.min(left / 2).max(FLOOR_MS.min(left / 2));
+    usual.min(Duration::from_millis(ms))
 }
 
 #[cfg(test)]
