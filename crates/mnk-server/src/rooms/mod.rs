@@ -439,10 +439,12 @@ impl Rooms {
     ) -> Result<String, ApiError> {
         let spec: BotSpec = bot.parse().map_err(ApiError::from)?;
         let seed = pos.hash();
+        // The bot's clock runs from now: time spent waiting for a slot is its own.
+        let deadline = Deadline::from_now(budget);
         self.pool
             .run(Client(None), move |stop| {
                 let limits = Limits {
-                    deadline: Some(Deadline::from_now(budget)),
+                    deadline: Some(deadline),
                     stop: Some(stop),
                     ..Limits::default()
                 };
@@ -466,11 +468,13 @@ impl Rooms {
         let spec: BotSpec = bot.parse().map_err(ApiError::from)?;
         let seed = pos.hash();
         let ply = pos.ply();
+        // The bot's clock runs from now: time spent waiting for a slot is its own.
+        let deadline = Deadline::from_now(budget);
         let part = self
             .pool
             .run(Client(None), move |stop| {
                 let limits = Limits {
-                    deadline: Some(Deadline::from_now(budget)),
+                    deadline: Some(deadline),
                     stop: Some(stop),
                     ..Limits::default()
                 };
