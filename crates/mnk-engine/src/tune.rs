@@ -585,8 +585,9 @@ mod tests {
         assert!(!s.is_empty() && s.len() < g.moves.len() - 2, "{}", s.len());
         for sample in &s.samples {
             assert!(sample.result == 1.0 || sample.result == 0.0);
-            // In quiet positions the evaluation is the linear model: nothing is left over.
-            assert_eq!(sample.bonus, 0.0);
+            // In quiet positions the evaluation is the linear model: nothing is left over but
+            // the rounding of the quarters.
+            assert!(sample.bonus.abs() < 1.0, "{}", sample.bonus);
         }
         let faulted = RecordedGame {
             ending: RecordedEnding::Fault,
