@@ -4,11 +4,11 @@
 // On boards the solver decides, marks are exact: a blunder changes the game's exact outcome (a
 // won position no longer won, a drawn one lost), and no other move is a blunder; a move keeping
 // the outcome is best when it is as fast a win (or as slow a loss) as possible, else good.
-// Elsewhere marks come from the engine's scores (positive is good for the mover, about 100 per
-// unit of advantage): the score of the engine's best move in the position before, against the
+// Elsewhere marks come from the engine's scores (positive is good for the mover, about 150 per
+// unit of advantage since the mover's sum counts 9 quarters to 8): the score of the engine's best move in the position before, against the
 // score of the position after the move played, seen by the mover. A proven win given away or a
-// proven loss walked into is a blunder; otherwise the difference decides: up to 30 best (or the
-// engine's own move), 100 good, 300 inaccuracy, 800 mistake, more a blunder (docs/study.md).
+// proven loss walked into is a blunder; otherwise the difference decides: up to 45 best (or the
+// engine's own move), 150 good, 450 inaccuracy, 1200 mistake, more a blunder (docs/study.md).
 
 import { call, RequestError } from './api.js';
 import { showRequestFailure } from './errors.js';
@@ -22,7 +22,7 @@ const ENGINE_MS = 300;
 /** The solver's time per position, in ms. */
 const SOLVE_MS = 4000;
 /** Score differences (for the mover) up to which a move is best, good, an inaccuracy, a mistake. */
-export const THRESHOLDS = { best: 30, good: 100, inaccuracy: 300, mistake: 800 };
+export const THRESHOLDS = { best: 45, good: 150, inaccuracy: 450, mistake: 1200 };
 export const MARKS = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 
 const outcomeClass = (v) => (v.kind === 'win' ? 1 : v.kind === 'loss' ? -1 : v.kind === 'draw' ? 0 : null);
