@@ -54,6 +54,12 @@ pub const DEFAULT_DEPTH: u32 = 8;
 pub const MAX_DEPTH: u32 = 60;
 /// The shortest lines the pattern tables know: games of k = 1 or 2 are not for this engine.
 pub const MIN_K: u32 = 3;
+/// How many plies deeper than the main thread's iteration the odd helper threads search (the
+/// even ones search its depth). With two threads, a lead of two brought the main thread to
+/// depth 10 sooner than a lead of one, and won more games against one thread (README,
+/// "Threads").
+const HELPER_LEAD: u32 = 2;
+
 /// Most threads one search takes (the front-ends refuse more).
 pub const MAX_THREADS: usize = 64;
 
@@ -157,26 +163,28 @@ impl Mode {
 /// size of the first), so that they leave no trace the first line could see: the first line
 /// is always the move the engine would play at that depth.
 ///
-/// **Threads (Lazy SMP).** With [`Engine::set_threads`] above 1, the calling thread runs the
-/// search as it would alone (the *main* thread: its move, value, line and depth are the
-/// answer, and only it reads the limits), while helper threads run the same iterative
-/// deepening on copies of the board beside it, from the main thread's root moves, sharing
-/// its transposition table (see [`tt`] for how the table takes concurrent stores), each with
-/// its own threat cache, killers and history. A helper's next iteration is never shallower than
-/// the one the main thread is in, and odd helpers go one ply deeper than that; helpers from the
-/// second on begin with another root move first. So they spread over the tree, and what they
-/// store lets the main thread cut and order sooner. The root threat searches run on the main
-/// thread alone, before the helpers start. The helpers are told to stop when the main thread
-/// returns, for whatever reason (depth, a proof, the time plan, the deadline, the stop flag, a
-/// panic), but the answer does not wait for them: a helper the machine has not scheduled yet
-/// could hold it up for milliseconds. When the next search starts, those that have ended give
-/// back their caches (the others are left to end on their own, and the next helpers get new
-/// caches: the search never waits for a thread); changing the thread count waits for them all,
-/// and a dropped engine leaves them to end on their own. Nodes reported count every thread (the helpers' as they last
-/// published them, every few hundred nodes); a node limit counts the main thread's. With one
-/// thread (the default) no thread is started, and the search is exactly the single-threaded
-/// one: depth- and node-limited searches are reproducible, and `mnk bench` keeps its
-/// signature.
+/// **Threads (Lazy SMP).** With [`Engine::set_threads`] above 1, the calling thread runs the search
+/// as it would alone (the *main* thread: its move, value, line and depth are the answer, and only
+/// it reads the limits), while helper threads run the same iterative deepening on copies of the
+/// board beside it, sharing its transposition table (see [`tt`] for how the table takes concurrent
+/// stores), each with its own threat cache, killers and history. A helper's next iteration is never
+/// shallower than the one the main thread is in, and odd helpers go [`HELPER_LEAD`] plies deeper
+/// than that; helpers from the second on begin with another root move first. So they spread over
+/// the tree, and what they store lets the main thread cut and order sooner. The helpers start at
+/// once, while the main thread runs the root threat searches (up to a sixth of a 200 ms turn on
+/// undecided 15×15 positions), from the root moves those searches leave when they find nothing;
+/// when they narrow the main thread's moves to the defences, the helpers' wider root costs them
+/// time, never a wrong answer, since only the main thread's moves are played. The helpers are told
+/// to stop when the main thread returns, for whatever reason (depth, a proof, the time plan, the
+/// deadline, the stop flag, a panic), but the answer does not wait for them: a helper the machine
+/// has not scheduled yet could hold it up for milliseconds. When the next search starts, those that
+/// have ended give back their caches (the others are left to end on their own, and the next helpers
+/// get new caches: the search never waits for a thread); changing the thread count waits for them
+/// all, and a dropped engine leaves them to end on their own. Nodes reported count every thread
+/// (the helpers' as they last published them, every few hundred nodes); a node limit counts the
+/// main thread's. With one thread (the default) no thread is started, and the search is exactly the
+/// single-threaded one: depth- and node-limited searches are reproducible, and `mnk bench` keeps
+/// its signature.
 pub struct Engine {
     /// The table, shared with the helper threads while they run.
     tt: Arc<TranspositionTable>,
@@ -477,6 +485,23 @@ impl Engine {
             elapsed_ms: elapsed(),
         };
 
+        // Lazy SMP's helpers (none with one thread) start before step 1's threat searches, on
+        // the root moves those would leave if they found nothing, so that the time the main
+        // thread spends on them already fills the shared table; stopped when this function
+        // returns, however it returns.
+        let crew = Arc::new(Crew::new());
+        let _stop_helpers = RaiseOnDrop(&crew.halt);
+        let helped = !helper_caches.is_empty();
+        if let Some(root) = helped.then(|| s.unscreened_root_moves()).flatten() {
+            crew.start(helper_caches, helpers, |id, cache| HelperJob {
+                id,
+                board: board_of(pos),
+                root: root.clone(),
+                tt: Arc::clone(tt),
+                cache,
+                meter: meter.clone(),
+            });
+        }
         if let Some(proof) = s.root_threats() {
             report(&lines_found(&s, std::slice::from_ref(&proof), proof.nodes));
             let found = lines_found(&s, std::slice::from_ref(&proof), s.ctl.nodes());
@@ -491,30 +516,6 @@ impl Engine {
             }
             t
         });
-        // Lazy SMP's helpers (none with one thread), on the same root moves; stopped when this
-        // function returns, however it returns.
-        let crew = Arc::new(Crew::new());
-        let _stop_helpers = RaiseOnDrop(&crew.halt);
-        for (i, helper_cache) in std::mem::take(helper_caches).into_iter().enumerate() {
-            let id = i + 1;
-            let job = HelperJob {
-                id,
-                board: board_of(pos),
-                root: s.root_moves(),
-                tt: Arc::clone(tt),
-                cache: helper_cache,
-                meter: meter.clone(),
-            };
-            let crew = Arc::clone(&crew);
-            let spawned = std::thread::Builder::new()
-                .name(format!("mnk-search-{id}"))
-                .spawn(move || crew.help(job));
-            match spawned {
-                Ok(handle) => helpers.push(handle),
-                // No thread to be had: search with fewer (the cache went with the job).
-                Err(_) => helper_caches.push(ThreatCache::new()),
-            }
-        }
         let nodes = |s: &Searcher, t: &Option<Searcher>| {
             s.ctl.nodes() + t.as_ref().map_or(0, |t| t.ctl.nodes()) + crew.nodes()
         };
@@ -656,15 +657,40 @@ impl Crew {
         }
     }
 
+    /// Starts one helper thread per threat cache in `caches`, each on the job `job` makes of
+    /// its number (from 1) and the cache, adding their handles to `helpers`. A thread the
+    /// machine refuses is done without (a new cache takes the place of the one that went with
+    /// the job).
+    fn start(
+        self: &Arc<Crew>,
+        caches: &mut Vec<ThreatCache>,
+        helpers: &mut Vec<std::thread::JoinHandle<ThreatCache>>,
+        job: impl Fn(usize, ThreatCache) -> HelperJob,
+    ) {
+        for (i, cache) in std::mem::take(caches).into_iter().enumerate() {
+            let id = i + 1;
+            let job = job(id, cache);
+            let crew = Arc::clone(self);
+            let spawned = std::thread::Builder::new()
+                .name(format!("mnk-search-{id}"))
+                .spawn(move || crew.help(job));
+            match spawned {
+                Ok(handle) => helpers.push(handle),
+                // No thread to be had: search with fewer (the cache went with the job).
+                Err(_) => caches.push(ThreatCache::new()),
+            }
+        }
+    }
+
     /// The helpers' nodes as they last published them (every few hundred nodes each).
     fn nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
     }
 
     /// One helper's search: iterative deepening, each iteration at least one deeper than its
-    /// last and no shallower than the main thread's (one ply deeper for odd helpers), helpers
-    /// from the second on with another root move first, until stopped, a result is proven, or
-    /// [`MAX_DEPTH`]. Gives back the threat cache.
+    /// last and no shallower than the main thread's ([`HELPER_LEAD`] plies deeper for odd
+    /// helpers), helpers from the second on with another root move first, until stopped, a
+    /// result is proven, or [`MAX_DEPTH`]. Gives back the threat cache.
     fn help(&self, job: HelperJob) -> ThreatCache {
         let HelperJob {
             id,
@@ -681,7 +707,7 @@ impl Crew {
         if let Some(meter) = meter.as_deref() {
             h.ctl.add_meter(meter);
         }
-        let ahead = (id % 2) as u32;
+        let ahead = if id % 2 == 1 { HELPER_LEAD } else { 0 };
         let mut depth = 0;
         let mut previous = None;
         loop {

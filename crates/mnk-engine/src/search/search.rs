@@ -96,6 +96,23 @@ pub struct Iteration {
 #[derive(Clone, Debug)]
 pub struct RootMoves(Vec<RootMove>);
 
+/// The root moves `moves` in the order the first iteration searches them, not yet scored.
+fn ordered_root(board: &Board, moves: Vec<usize>) -> Vec<RootMove> {
+    let mut keyed: Vec<(i32, u16)> = moves
+        .into_iter()
+        .map(|idx| (move_score(board, idx), idx as u16))
+        .collect();
+    sort_moves(&mut keyed);
+    keyed
+        .into_iter()
+        .map(|(_, idx)| RootMove {
+            idx: usize::from(idx),
+            score: -INFINITY,
+            exact: false,
+        })
+        .collect()
+}
+
 /// A root move with what the last iteration learned about it.
 #[derive(Clone, Copy, Debug)]
 struct RootMove {
@@ -193,30 +210,19 @@ impl<'a> Searcher<'a> {
                 return proof;
             }
         }
-        self.root = moves
-            .into_iter()
-            .map(|idx| RootMove {
-                idx,
-                score: -INFINITY,
-                exact: false,
-            })
-            .collect();
-        let board = &self.board;
-        let mut keyed: Vec<(i32, u16)> = self
-            .root
-            .iter()
-            .map(|r| (move_score(board, r.idx), r.idx as u16))
-            .collect();
-        sort_moves(&mut keyed);
-        self.root = keyed
-            .into_iter()
-            .map(|(_, idx)| RootMove {
-                idx: usize::from(idx),
-                score: -INFINITY,
-                exact: false,
-            })
-            .collect();
+        self.root = ordered_root(&self.board, moves);
         None
+    }
+
+    /// The root moves as step 1 would leave them if its threat searches found nothing (they
+    /// may narrow them to the defences), for helper threads that start while those run; `None`
+    /// when step 1 answers without a search (a five to play, or no move).
+    #[must_use]
+    pub fn unscreened_root_moves(&self) -> Option<RootMoves> {
+        let mut moves = Vec::new();
+        let phase = generate(&self.board, &mut moves);
+        (phase != Phase::Win && !moves.is_empty())
+            .then(|| RootMoves(ordered_root(&self.board, moves)))
     }
 
     /// The VCF, the VCT and the check for the opponent's VCF of step 1, within the time slice:
@@ -822,4 +828,58 @@ fn late_move_count(depth: i32) -> usize {
 fn reduction(depth: i32, move_number: usize) -> i32 {
     let r = (f64::from(depth).ln() * (move_number as f64).ln() / 2.0 + 0.5) as i32;
     r.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::{bench_position, POSITIONS};
+
+    fn cells(root: &RootMoves) -> Vec<usize> {
+        root.0.iter().map(|r| r.idx).collect()
+    }
+
+    #[test]
+    fn helpers_start_from_the_moves_the_root_threat_searches_leave_or_more() {
+        let mut unnarrowed = 0;
+        for p in &POSITIONS {
+            let board = Board::from_position(&bench_position(p));
+            let (tt, mut cache, limits) = (
+                TranspositionTable::new(1),
+                ThreatCache::new(),
+                Limits::none(),
+            );
+            let mut s = Searcher::new(board, &tt, &mut cache, &limits);
+            let early = s.unscreened_root_moves().map(|r| cells(&r));
+            if s.root_threats().is_some() {
+                continue; // a proof: the helpers are stopped as soon as they start
+            }
+            let (early, screened) = (early.expect(p.name), cells(&s.root_moves()));
+            // Same order; the threat searches may only have struck moves out.
+            let mut rest = early.iter();
+            assert!(
+                screened.iter().all(|m| rest.any(|e| e == m)),
+                "{}: {screened:?} in {early:?}",
+                p.name
+            );
+            unnarrowed += usize::from(screened == early);
+        }
+        assert!(unnarrowed > 0);
+    }
+
+    #[test]
+    fn a_five_to_play_needs_no_helpers() {
+        let moves: Vec<mnk_core::Cell> = "h8 a1 i8 a2 j8 a3 k8 a4"
+            .split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let pos = mnk_core::Position::from_moves("15x15x5".parse().unwrap(), &moves).unwrap();
+        let (tt, mut cache, limits) = (
+            TranspositionTable::new(1),
+            ThreatCache::new(),
+            Limits::none(),
+        );
+        let s = Searcher::new(Board::from_position(&pos), &tt, &mut cache, &limits);
+        assert!(s.unscreened_root_moves().is_none());
+    }
 }
