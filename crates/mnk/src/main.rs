@@ -111,14 +111,15 @@ struct BenchArgs {
     /// Search every position to this depth, 1 to 30 (default: the bench's own depth).
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_DEPTH))]
     depth: Option<u32>,
-    /// Threads per search, 1 to 64 (Lazy SMP). Only the one-thread node count is the signature.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = search_threads)]
-    threads: usize,
+    /// Threads per search, 1 to 64 (Lazy SMP; default 1). Only the one-thread node count is the
+    /// signature. With --turn-ms, sent to the engine as `INFO thread_num`.
+    #[arg(long, value_name = "N", value_parser = search_threads)]
+    threads: Option<usize>,
     /// Instead of the fixed-depth bench: how much of a turn of MS milliseconds (1 to 60,000) a
     /// Gomocup engine uses on the undecided 15x15 middle-game positions, measured like a
     /// tournament manager (a fresh process a position, timed from BOARD to the move), with the
     /// depth it reports.
-    #[arg(long, value_name = "MS", conflicts_with_all = ["depth", "threads"],
+    #[arg(long, value_name = "MS", conflicts_with = "depth",
           value_parser = clap::value_parser!(u64).range(1..=MAX_TURN_MS))]
     turn_ms: Option<u64>,
     /// The engine --turn-ms measures, as a command line (default: this program's `gomocup`).
@@ -132,7 +133,8 @@ const MAX_TURN_MS: u64 = 60_000;
 /// `mnk bench`: the fixed-depth bench, or with `--turn-ms` the turn measurement.
 fn bench(args: &BenchArgs) -> Result<(), String> {
     let Some(turn_ms) = args.turn_ms else {
-        println!("{}", mnk_engine::bench::run_bench(args.depth, args.threads));
+        let threads = args.threads.unwrap_or(1);
+        println!("{}", mnk_engine::bench::run_bench(args.depth, threads));
         return Ok(());
     };
     let command = match &args.engine {
@@ -144,8 +146,9 @@ fn bench(args: &BenchArgs) -> Result<(), String> {
         }
     };
     let positions = mnk_engine::bench::undecided::undecided_positions();
-    let report = mnk_gomocup::arena::turn_time::measure_turns(&command, &positions, turn_ms)
-        .map_err(|(i, fault)| format!("position {i}: {}", fault.detail))?;
+    let report =
+        mnk_gomocup::arena::turn_time::measure_turns(&command, &positions, turn_ms, args.threads)
+            .map_err(|(i, fault)| format!("position {i}: {}", fault.detail))?;
     println!("{report}");
     Ok(())
 }

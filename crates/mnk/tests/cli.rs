@@ -162,6 +162,36 @@ fn bench_turns_measure_this_program_on_every_undecided_position() {
 }
 
 #[test]
+fn bench_turns_hand_the_threads_to_the_engine() {
+    // The measured engine is this program behind a shell loop that logs each line it passes on
+    // (and ends with END, as the engine does), so the test sees what the bench sent.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let log = dir.path().join("sent.txt");
+    let engine = format!(
+        "sh -c 'while IFS= read -r l; do printf \"%s\\n\" \"$l\" >> \"{}\"; \
+         printf \"%s\\n\" \"$l\"; case $l in END*) break;; esac; done | \"{}\" gomocup'",
+        log.display(),
+        env!("CARGO_BIN_EXE_mnk")
+    );
+    let out = mnk(&[
+        "bench",
+        "--turn-ms",
+        "5",
+        "--threads",
+        "2",
+        "--engine",
+        &engine,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sent = std::fs::read_to_string(&log).expect("the engine's input was logged");
+    let told = sent
+        .lines()
+        .filter(|l| l.trim_end() == "INFO thread_num 2")
+        .count();
+    assert_eq!(told, 80, "one INFO thread_num a position:\n{sent}");
+}
+
+#[test]
 fn match_refuses_settings_out_of_range() {
     let players = ["match", "weights", "weights"];
     let with = |flag: &'static str, value: &'static str| {

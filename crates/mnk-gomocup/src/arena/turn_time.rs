@@ -120,8 +120,8 @@ impl fmt::Display for TurnReport {
 }
 
 /// Measures `command` (a Gomocup engine's command line) on every position at `turn_ms` a move,
-/// one fresh process a position. `positions` must be on bounded boards with the engine's rules
-/// the protocol can name (as for `mnk match`).
+/// one fresh process a position, told `INFO thread_num` when `threads` is set. `positions` must be
+/// on bounded boards with the engine's rules the protocol can name (as for `mnk match`).
 ///
 /// # Errors
 /// The engine's fault (it could not start, broke the protocol, or gave no move within the turn
@@ -130,12 +130,13 @@ pub fn measure_turns(
     command: &str,
     positions: &[Position],
     turn_ms: u64,
+    threads: Option<usize>,
 ) -> Result<TurnReport, (usize, Fault)> {
     let settings = EngineSettings {
         turn_ms,
         match_ms: 0,
         max_memory: 350 << 20,
-        threads: None,
+        threads,
         max_nodes: None,
     };
     let mut samples = Vec::with_capacity(positions.len());
