@@ -406,11 +406,19 @@ impl Rooms {
                 Ok(action) => rooms.act(&room, seat, &action).await,
                 Err(e) => Err(e),
             };
-            // A stale ply means a person acted meanwhile (a resignation): nothing to do.
-            if let Err(e) = result {
-                if e.code() != "stale_ply" && e.code() != "game_over" {
-                    tracing::warn!(%room, "the bot could not move: {e}");
+            match result {
+                Ok(_) => {}
+                // The room moved on while the bot thought: a resignation, or this was a second
+                // wake for a turn an earlier thought already played (a read came between that
+                // thought's end and its move). A wake for the room's turn now may have found
+                // this one thinking and been dropped, so look again.
+                Err(e) if e.code() == "stale_ply" => {
+                    if let Ok(snap) = rooms.load(&room).await {
+                        rooms.wake_bot(&snap);
+                    }
                 }
+                Err(e) if e.code() == "game_over" => {}
+                Err(e) => tracing::warn!(%room, "the bot could not move: {e}"),
             }
         });
     }
