@@ -32,7 +32,8 @@ pub mod socket;
 pub mod store;
 pub mod view;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -94,8 +95,9 @@ pub struct Rooms {
     presence: Presence,
     /// This server's id in presence reports to other servers.
     server: String,
-    /// Rooms whose bot is thinking on this server (one search per room at a time).
-    thinking: Mutex<HashSet<String>>,
+    /// Rooms whose bot is thinking or storing its move on this server (one at a time per
+    /// room), each with whether a wake came for it meanwhile.
+    thinking: Mutex<HashMap<String, bool>>,
     /// Rooms with a timer for their running clock's flag, and the version it was armed at.
     flags: Mutex<HashMap<String, i64>>,
     /// Raised when the server shuts down: sockets close, background tasks end.
@@ -140,7 +142,7 @@ impl Rooms {
             pool,
             presence: Presence::default(),
             server: ids::new_token()[..12].to_string(),
-            thinking: Mutex::new(HashSet::new()),
+            thinking: Mutex::new(HashMap::new()),
             flags: Mutex::new(HashMap::new()),
             closing: watch::channel(false).0,
         });
@@ -385,9 +387,19 @@ impl Rooms {
             return;
         };
         let room = snap.room.id.clone();
-        if !self.lock_thinking().insert(room.clone()) {
-            return;
+        match self.lock_thinking().entry(room.clone()) {
+            Entry::Occupied(mut woken) => {
+                woken.insert(true);
+                return;
+            }
+            Entry::Vacant(thinking) => {
+                thinking.insert(false);
+            }
         }
+        let slot = ThinkingSlot {
+            rooms: self.clone(),
+            room: Some(room.clone()),
+        };
         let rooms = self.clone();
         let ply = game.pos.ply();
         let budget = self.bot_budget(snap, &game, seat);
@@ -401,24 +413,24 @@ impl Rooms {
                     rooms.bot_opening(&bot, game.pos, step, budget).await
                 }
             };
-            rooms.lock_thinking().remove(&room);
             let result = match answer {
                 Ok(action) => rooms.act(&room, seat, &action).await,
                 Err(e) => Err(e),
             };
-            match result {
-                Ok(_) => {}
-                // The room moved on while the bot thought: a resignation, or this was a second
-                // wake for a turn an earlier thought already played (a read came between that
-                // thought's end and its move). A wake for the room's turn now may have found
-                // this one thinking and been dropped, so look again.
-                Err(e) if e.code() == "stale_ply" => {
-                    if let Ok(snap) = rooms.load(&room).await {
-                        rooms.wake_bot(&snap);
-                    }
+            // Released only once the move is stored, so that a reader cannot start a second
+            // thought for the turn just played; a wake that came meanwhile (the person's answer,
+            // which can come before the release) is made good by looking at the room again.
+            let woken = slot.release();
+            // A stale ply means a person acted meanwhile (a resignation).
+            if let Err(e) = result {
+                if e.code() != "stale_ply" && e.code() != "game_over" {
+                    tracing::warn!(%room, "the bot could not move: {e}");
                 }
-                Err(e) if e.code() == "game_over" => {}
-                Err(e) => tracing::warn!(%room, "the bot could not move: {e}"),
+            }
+            if woken {
+                if let Ok(snap) = rooms.load(&room).await {
+                    rooms.wake_bot(&snap);
+                }
             }
         });
     }
@@ -432,7 +444,7 @@ impl Rooms {
         bot_clock::bot_budget(self.config.bot_think, clock, game.pos.ply())
     }
 
-    fn lock_thinking(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+    fn lock_thinking(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
         self.thinking
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -831,5 +843,32 @@ async fn listen(
                 });
             }
         }
+    }
+}
+
+/// A room's entry in [`Rooms::thinking`] while its bot thinks and stores its move; given back
+/// when dropped too, so that a task that panics does not leave the room's bot asleep for good.
+struct ThinkingSlot {
+    rooms: Arc<Rooms>,
+    /// `None` once given back.
+    room: Option<String>,
+}
+
+impl ThinkingSlot {
+    /// Gives the entry back: whether a wake came for the room meanwhile.
+    fn release(mut self) -> bool {
+        self.give_back()
+    }
+
+    fn give_back(&mut self) -> bool {
+        self.room
+            .take()
+            .is_some_and(|room| self.rooms.lock_thinking().remove(&room).unwrap_or(false))
+    }
+}
+
+impl Drop for ThinkingSlot {
+    fn drop(&mut self) {
+        self.give_back();
     }
 }
