@@ -171,7 +171,7 @@ impl Mode {
 /// shallower than the one the main thread is in, and odd helpers go [`HELPER_LEAD`] plies deeper
 /// than that; helpers from the second on begin with another root move first. So they spread over
 /// the tree, and what they store lets the main thread cut and order sooner. The helpers start at
-/// once, while the main thread runs the root threat searches (up to a sixth of a 200 ms turn on
+/// once, while the main thread runs the root threat searches (up to 37 ms of a 200 ms turn on
 /// undecided 15×15 positions), from the root moves those searches leave when they find nothing;
 /// when they narrow the main thread's moves to the defences, the helpers' wider root costs them
 /// time, never a wrong answer, since only the main thread's moves are played. The helpers are told
