@@ -9,7 +9,6 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use mnk_core::Preset;
 use serde_json::{json, Value};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -46,20 +45,17 @@ pub fn engine_pool(config: &ServerConfig) -> Arc<EnginePool> {
 
 /// The app on `pool`, with the room endpoints when there are `rooms` (a database).
 pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<Rooms>>) -> Router {
-    let state = AppState {
+    let state = AppState::new(
         pool,
-        max_think: config.max_think,
-        default_think: config.default_think,
-        search_threads: config.search_threads,
-        books: config.books.clone(),
-    };
+        config.max_think,
+        config.default_think,
+        config.search_threads,
+        config.books.clone(),
+    );
     let routes = Router::new()
         .route("/api/health", get(health))
-        .route("/api/presets", get(presets))
         .merge(crate::play::routes())
-        .merge(crate::opening::routes())
         .merge(crate::analysis::routes())
-        .merge(crate::import::routes())
         .merge(rooms.map(crate::rooms::http::routes).unwrap_or_default())
         .fallback(fallback)
         .with_state(state)
@@ -136,22 +132,13 @@ async fn health() -> Json<Value> {
     Json(json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }))
 }
 
-/// `GET /api/presets`.
-async fn presets() -> Json<Value> {
-    let presets: Vec<Value> = Preset::ALL
-        .iter()
-        .map(|p| json!({ "id": p.id(), "title": p.title(), "rules": p.rules() }))
-        .collect();
-    Json(json!({ "presets": presets }))
-}
-
 /// Everything no route matched: the embedded UI, or a JSON `not_found`.
 async fn fallback(method: Method, uri: Uri, headers: HeaderMap) -> Result<Response, ApiError> {
     let path = uri.path();
     if path == "/api" || path.starts_with("/api/") {
-        return Err(ApiError::NotFound(format!(
+        return Err(ApiError::Api(mnk_api::ApiError::NotFound(format!(
             "there is no endpoint {method} {path}: see docs/api.md for the API"
-        )));
+        ))));
     }
     assets::serve(&method, &uri, &headers)
 }
@@ -188,7 +175,9 @@ async fn json_errors(request: Request, next: Next) -> Response {
                 allow: allowed,
             }
         }
-        StatusCode::NOT_FOUND => ApiError::NotFound(format!("there is nothing at {path}")),
+        StatusCode::NOT_FOUND => ApiError::Api(mnk_api::ApiError::NotFound(format!(
+            "there is nothing at {path}"
+        ))),
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::BodyTooLarge(format!(
             "the request body is larger than the limit of {} KiB",
             MAX_BODY_BYTES / 1024
@@ -199,8 +188,12 @@ async fn json_errors(request: Request, next: Next) -> Response {
         StatusCode::REQUEST_TIMEOUT => {
             ApiError::Timeout("the request took too long to arrive".into())
         }
-        s if s.is_server_error() => ApiError::Internal(format!("the server failed ({s})")),
-        s => ApiError::BadJson(format!("the request was refused ({s})")),
+        s if s.is_server_error() => ApiError::Api(mnk_api::ApiError::Internal(format!(
+            "the server failed ({s})"
+        ))),
+        s => ApiError::Api(mnk_api::ApiError::BadJson(format!(
+            "the request was refused ({s})"
+        ))),
     };
     let mut replaced = error.into_response();
     replaced

@@ -67,8 +67,12 @@ pub fn content_type(path: &str) -> &'static str {
 
 /// Serves a GET or HEAD for an embedded file, honouring `If-None-Match`.
 pub fn serve(method: &Method, uri: &Uri, headers: &HeaderMap) -> Result<Response, ApiError> {
-    let asset = find(uri.path())
-        .ok_or_else(|| ApiError::NotFound(format!("there is no page or file at {}", uri.path())))?;
+    let asset = find(uri.path()).ok_or_else(|| {
+        ApiError::Api(mnk_api::ApiError::NotFound(format!(
+            "there is no page or file at {}",
+            uri.path()
+        )))
+    })?;
     if method != Method::GET && method != Method::HEAD {
         return Err(ApiError::MethodNotAllowed {
             allow: "GET, HEAD".to_string(),

@@ -44,11 +44,15 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
                         MAX_BODY_BYTES / 1024
                     ))
                 } else {
-                    ApiError::BadJson(format!("the request body could not be read: {rejection}"))
+                    ApiError::Api(mnk_api::ApiError::BadJson(format!(
+                        "the request body could not be read: {rejection}"
+                    )))
                 }
             })?;
         serde_json::from_slice(&bytes).map(ApiJson).map_err(|e| {
-            ApiError::BadJson(format!("the request body is not the JSON expected: {e}"))
+            ApiError::Api(mnk_api::ApiError::BadJson(format!(
+                "the request body is not the JSON expected: {e}"
+            )))
         })
     }
 }

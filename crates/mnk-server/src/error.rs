@@ -1,7 +1,9 @@
-//! Every refusal the API can give, and the one place where errors become HTTP responses.
+//! Every refusal the server can give, and the one place where errors become HTTP responses.
 //!
-//! Handlers return [`ApiError`]; core and engine errors are converted here, so the stable codes of
-//! `docs/api.md` and their statuses live in a single table ([`ApiError::code`] and
+//! Handlers return [`ApiError`]. The refusals of the stateless requests (bad rules, an illegal
+//! move, a game over…) are mnk-api's, which the page's worker gives too, carried whole in
+//! [`ApiError::Api`]; the server adds those of HTTP, of its limits and of rooms. The stable codes
+//! of `docs/api.md` and their statuses live in these two tables ([`ApiError::code`] and
 //! [`ApiError::status`]).
 
 use std::fmt;
@@ -9,8 +11,7 @@ use std::time::Duration;
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use mnk_core::{PlayError, RulesError};
-use mnk_engine::solver::SolveError;
+use mnk_core::RulesError;
 use mnk_engine::BotError;
 use serde_json::json;
 
@@ -27,55 +28,10 @@ pub enum ApiError {
     HeadersTooLarge(String),
     /// The request head or body did not arrive within its time (408).
     Timeout(String),
-    /// The body is not JSON, or not the JSON this endpoint expects.
-    BadJson(String),
     /// The body is not declared as `application/json`.
     BadContentType(String),
-    /// A query parameter is missing, unknown, repeated or out of range.
-    BadQuery(String),
-    /// The rules are impossible or unreadable.
-    BadRules(String),
-    /// Text to import is in no format the server recognises, or a file in a recognised format
-    /// is damaged or does not fit the rules given with it.
-    Import(String),
-    /// A move is not a cell in either notation.
-    BadCell {
-        /// Which move, from 0.
-        index: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// A move is off the board or on a taken cell.
-    IllegalMove {
-        /// Which move, from 0.
-        index: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// A move after the end of the game, or a request for a move in a finished game.
-    GameOver {
-        /// Which move came after the end, if a move did.
-        index: Option<usize>,
-        /// What is wrong.
-        message: String,
-    },
-    /// A swap opening whose stones and decisions do not fit together, or rules it cannot take.
-    BadOpening(String),
-    /// A request for the computer's part of an opening at a step that is not the computer's to
-    /// take (the colours are settled, or the stones are the other person's to place); in a
-    /// room, an action the opening's step does not allow (a stone while a colour is to be
-    /// chosen, a decision while stones are placed or once the colours are settled).
-    OpeningStep(String),
     /// The request body is over the size limit (413).
     BodyTooLarge(String),
-    /// Too many moves, or a board too large for the asked analysis (422).
-    TooLarge(String),
-    /// No such bot or level.
-    UnknownBot(String),
-    /// The bot does not play these rules.
-    Unsupported(String),
-    /// The computer could not finish within the time limit (the solver, the perfect player).
-    OutOfTime(String),
     /// This client is over its rate or has too many engine requests in progress (429).
     RateLimited {
         /// Seconds after which a retry will be admitted.
@@ -88,8 +44,6 @@ pub enum ApiError {
         /// Seconds after which a retry is likely to find a free slot.
         retry_after_secs: u64,
     },
-    /// No such endpoint or file.
-    NotFound(String),
     /// The endpoint exists but not for this HTTP method.
     MethodNotAllowed {
         /// The methods the path takes, for the `Allow` header (`GET, HEAD`).
@@ -121,9 +75,11 @@ pub enum ApiError {
     SeatTaken(String),
     /// The database could not be reached or failed (503).
     Unavailable(String),
-    /// A bug on our side (a panic in engine work): logged, never caused by valid input.
-    Internal(String),
-    /// A panic in the server or the engine, caught: answered like [`ApiError::Internal`], but
+    /// A refusal of a stateless request, as mnk-api (the server's and the worker's shared code)
+    /// gives it: bad rules, a bad or illegal move, a game over, an unknown bot, out of time, an
+    /// engine bug (`internal`), no such path.
+    Api(mnk_api::ApiError),
+    /// A panic in the server or the engine, caught: answered like an internal error, but
     /// logged by the panic hook ([`crate::log::log_panics_in_one_line`]), not here.
     Panicked(String),
 }
@@ -133,27 +89,15 @@ impl ApiError {
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
+            ApiError::Api(refusal) => refusal.code(),
             ApiError::BadRequest(_) => "bad_request",
             ApiError::UriTooLong(_) => "uri_too_long",
             ApiError::HeadersTooLarge(_) => "headers_too_large",
             ApiError::Timeout(_) => "timeout",
             ApiError::RateLimited { .. } => "rate_limited",
-            ApiError::BadJson(_) => "bad_json",
             ApiError::BadContentType(_) => "bad_content_type",
-            ApiError::BadQuery(_) => "bad_query",
-            ApiError::BadRules(_) => "bad_rules",
-            ApiError::Import(_) => "import",
-            ApiError::BadCell { .. } => "bad_cell",
-            ApiError::IllegalMove { .. } => "illegal_move",
-            ApiError::GameOver { .. } => "game_over",
-            ApiError::BadOpening(_) => "bad_opening",
-            ApiError::OpeningStep(_) => "opening_step",
-            ApiError::BodyTooLarge(_) | ApiError::TooLarge(_) => "too_large",
-            ApiError::UnknownBot(_) => "unknown_bot",
-            ApiError::Unsupported(_) => "unsupported",
-            ApiError::OutOfTime(_) => "out_of_time",
+            ApiError::BodyTooLarge(_) => "too_large",
             ApiError::Busy { .. } => "busy",
-            ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::UnknownRoom(_) => "unknown_room",
             ApiError::BadToken(_) => "bad_token",
@@ -164,7 +108,7 @@ impl ApiError {
             ApiError::RoomClosed(_) => "room_closed",
             ApiError::SeatTaken(_) => "seat_taken",
             ApiError::Unavailable(_) => "unavailable",
-            ApiError::Internal(_) | ApiError::Panicked(_) => "internal",
+            ApiError::Panicked(_) => "internal",
         }
     }
 
@@ -172,26 +116,16 @@ impl ApiError {
     #[must_use]
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::BadRequest(_)
-            | ApiError::BadJson(_)
-            | ApiError::BadQuery(_)
-            | ApiError::BadCell { .. }
-            | ApiError::UnknownBot(_) => StatusCode::BAD_REQUEST,
+            ApiError::Api(refusal) => {
+                StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+            }
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
             ApiError::HeadersTooLarge(_) => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ApiError::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::BadRules(_)
-            | ApiError::Import(_)
-            | ApiError::IllegalMove { .. }
-            | ApiError::BadOpening(_)
-            | ApiError::TooLarge(_)
-            | ApiError::Unsupported(_)
-            | ApiError::OutOfTime(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::GameOver { .. }
-            | ApiError::OpeningStep(_)
-            | ApiError::NotYourTurn(_)
+            ApiError::NotYourTurn(_)
             | ApiError::StalePly { .. }
             | ApiError::Waiting(_)
             | ApiError::GameNotOver(_)
@@ -199,12 +133,10 @@ impl ApiError {
             ApiError::UnknownRoom(_) => StatusCode::NOT_FOUND,
             ApiError::BadToken(_) => StatusCode::FORBIDDEN,
             ApiError::RoomClosed(_) => StatusCode::GONE,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Internal(_) | ApiError::Panicked(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Panicked(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
@@ -212,8 +144,7 @@ impl ApiError {
     #[must_use]
     pub fn index(&self) -> Option<usize> {
         match self {
-            ApiError::BadCell { index, .. } | ApiError::IllegalMove { index, .. } => Some(*index),
-            ApiError::GameOver { index, .. } => *index,
+            ApiError::Api(refusal) => refusal.index(),
             _ => None,
         }
     }
@@ -222,24 +153,14 @@ impl ApiError {
     #[must_use]
     pub fn message(&self) -> String {
         match self {
+            ApiError::Api(refusal) => refusal.message().to_string(),
             ApiError::BadRequest(m)
             | ApiError::UriTooLong(m)
             | ApiError::HeadersTooLarge(m)
             | ApiError::Timeout(m)
             | ApiError::RateLimited { message: m, .. }
-            | ApiError::BadJson(m)
             | ApiError::BadContentType(m)
-            | ApiError::BadQuery(m)
-            | ApiError::BadRules(m)
-            | ApiError::Import(m)
-            | ApiError::BadOpening(m)
-            | ApiError::OpeningStep(m)
             | ApiError::BodyTooLarge(m)
-            | ApiError::TooLarge(m)
-            | ApiError::UnknownBot(m)
-            | ApiError::Unsupported(m)
-            | ApiError::OutOfTime(m)
-            | ApiError::NotFound(m)
             | ApiError::MethodNotAllowed { message: m, .. }
             | ApiError::UnknownRoom(m)
             | ApiError::BadToken(m)
@@ -250,11 +171,7 @@ impl ApiError {
             | ApiError::RoomClosed(m)
             | ApiError::SeatTaken(m)
             | ApiError::Unavailable(m)
-            | ApiError::Internal(m)
             | ApiError::Panicked(m) => m.clone(),
-            ApiError::BadCell { message, .. }
-            | ApiError::IllegalMove { message, .. }
-            | ApiError::GameOver { message, .. } => message.clone(),
             ApiError::Busy { retry_after_secs } => format!(
                 "the server is busy thinking for other players: try again in {retry_after_secs} s"
             ),
@@ -298,19 +215,10 @@ impl ApiError {
         }
     }
 
-    /// The refusal of move `index` of a move list.
+    /// A bug on our side: logged, never caused by valid input (`internal`).
     #[must_use]
-    pub fn from_play(index: usize, error: &PlayError) -> ApiError {
-        let message = format!("move {} ({error})", index + 1);
-        match error {
-            PlayError::GameOver => ApiError::GameOver {
-                index: Some(index),
-                message: format!("move {} comes after the end of the game", index + 1),
-            },
-            PlayError::Occupied(_) | PlayError::OffBoard(_) | PlayError::Forbidden { .. } => {
-                ApiError::IllegalMove { index, message }
-            }
-        }
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::Api(mnk_api::ApiError::Internal(message.into()))
     }
 }
 
@@ -322,36 +230,21 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+impl From<mnk_api::ApiError> for ApiError {
+    fn from(refusal: mnk_api::ApiError) -> ApiError {
+        ApiError::Api(refusal)
+    }
+}
+
 impl From<RulesError> for ApiError {
     fn from(error: RulesError) -> ApiError {
-        ApiError::BadRules(error.to_string())
+        ApiError::Api(error.into())
     }
 }
 
 impl From<BotError> for ApiError {
     fn from(error: BotError) -> ApiError {
-        match error {
-            BotError::GameOver => ApiError::GameOver {
-                index: None,
-                message: "the game is over: there is no move to make".to_string(),
-            },
-            BotError::Unsupported(_) => ApiError::Unsupported(error.to_string()),
-            BotError::UnknownBot(_) => ApiError::UnknownBot(error.to_string()),
-            BotError::OutOfTime { .. } => ApiError::OutOfTime(error.to_string()),
-        }
-    }
-}
-
-impl From<SolveError> for ApiError {
-    fn from(error: SolveError) -> ApiError {
-        match error {
-            SolveError::TooLarge(_) => ApiError::TooLarge(error.to_string()),
-            SolveError::Aborted { .. } => ApiError::OutOfTime(error.to_string()),
-            SolveError::GameOver => ApiError::GameOver {
-                index: None,
-                message: "the game is over: there is nothing left to solve".to_string(),
-            },
-        }
+        ApiError::Api(error.into())
     }
 }
 
@@ -361,7 +254,9 @@ impl IntoResponse for ApiError {
         let status = self.status();
         static UNAVAILABLE: Throttled = Throttled::new(Duration::from_secs(10));
         match &self {
-            ApiError::Internal(message) => INTERNAL.error(|| format!("internal: {message}")),
+            ApiError::Api(mnk_api::ApiError::Internal(message)) => {
+                INTERNAL.error(|| format!("internal: {message}"));
+            }
             ApiError::Unavailable(message) => UNAVAILABLE.error(|| format!("database: {message}")),
             _ => {}
         }
@@ -393,22 +288,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn play_errors_keep_their_index_and_code() {
-        let e = ApiError::from_play(2, &PlayError::Occupied(mnk_core::Cell::new(0, 0)));
-        assert_eq!((e.code(), e.index()), ("illegal_move", Some(2)));
-        assert!(e.message().contains("move 3"), "{}", e.message());
-        let e = ApiError::from_play(5, &PlayError::GameOver);
-        assert_eq!((e.code(), e.status()), ("game_over", StatusCode::CONFLICT));
-    }
-
-    #[test]
     fn too_large_has_two_statuses_and_one_code() {
         assert_eq!(
             ApiError::BodyTooLarge(String::new()).status(),
             StatusCode::PAYLOAD_TOO_LARGE
         );
         assert_eq!(
-            ApiError::TooLarge(String::new()).status(),
+            ApiError::Api(mnk_api::ApiError::TooLarge(String::new())).status(),
             StatusCode::UNPROCESSABLE_ENTITY
         );
         assert_eq!(ApiError::BodyTooLarge(String::new()).code(), "too_large");

@@ -4,7 +4,8 @@
 //! serves the browser UI of `web/`, embedded in the binary at build time. Every request carries
 //! the rules and the whole move list; mnk-core decides legality and outcomes, mnk-engine thinks.
 //!
-//! The front-end stays thin: [`game`] turns JSON into core types, [`pool`] runs engine work off
+//! The front-end stays thin: mnk-api checks each stateless request and computes its answer (the
+//! page's worker runs the same code), [`pool`] runs engine work off
 //! the async threads with a bounded number of slots, a bounded queueing time and a stop flag per
 //! search, and [`error`] maps every refusal to its HTTP status and stable code in one place.
 //! [`rooms`] is the one stateful part: games between two devices, stored in a database.
@@ -22,11 +23,8 @@ pub mod books;
 pub mod clients;
 pub mod connection;
 pub mod error;
-pub mod game;
 pub mod head;
-pub mod import;
 pub mod log;
-pub mod opening;
 pub mod play;
 pub mod pool;
 pub mod refusals;
@@ -86,7 +84,7 @@ impl Default for ServerConfig {
             clients: ClientQuota::default(),
             database: "memory".to_string(),
             rooms: RoomConfig::default(),
-            books: books::Books::shipped(),
+            books: books::shipped(),
         }
     }
 }

@@ -84,7 +84,11 @@ impl EnginePool {
         };
         let (share, permit) = match tokio::time::timeout(self.queue_wait, slots).await {
             Ok((share, Ok(permit))) => (share, permit),
-            Ok((_, Err(_))) => return Err(ApiError::Internal("the engine pool is closed".into())),
+            Ok((_, Err(_))) => {
+                return Err(ApiError::Api(mnk_api::ApiError::Internal(
+                    "the engine pool is closed".into(),
+                )))
+            }
             Err(_) => {
                 self.busy_log
                     .warn(|| "every engine slot is busy: refusing requests".to_string());
@@ -105,9 +109,11 @@ impl EnginePool {
                 )))
             })
         });
-        handle
-            .await
-            .unwrap_or_else(|e| Err(ApiError::Internal(format!("the engine task failed: {e}"))))
+        handle.await.unwrap_or_else(|e| {
+            Err(ApiError::Api(mnk_api::ApiError::Internal(format!(
+                "the engine task failed: {e}"
+            ))))
+        })
     }
 
     /// Raises the stop flag of every job, running or to come: searches answer with their best
@@ -165,11 +171,11 @@ mod tests {
         let pool = EnginePool::new(2, Duration::from_millis(100), ClientQuota::default());
         assert_eq!(pool.run(Client(None), |_| Ok(6 * 7)).await, Ok(42));
         assert_eq!(
-            pool.run(Client(None), |_| Err::<(), _>(ApiError::TooLarge(
-                "x".into()
+            pool.run(Client(None), |_| Err::<(), _>(ApiError::Api(
+                mnk_api::ApiError::TooLarge("x".into())
             )))
             .await,
-            Err(ApiError::TooLarge("x".into()))
+            Err(ApiError::Api(mnk_api::ApiError::TooLarge("x".into())))
         );
         assert_eq!(pool.free_slots(), 2);
     }

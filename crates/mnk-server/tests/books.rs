@@ -13,7 +13,7 @@ use mnk_core::{Position, Rules, Symmetry};
 use mnk_engine::solver::book::Book;
 use mnk_engine::solver::Solver;
 use mnk_engine::Limits;
-use mnk_server::books::Books;
+use mnk_server::books::{self, Books};
 use mnk_server::ServerConfig;
 use serde_json::{json, Value};
 
@@ -51,7 +51,7 @@ async fn a_served_book_answers_its_positions_as_the_solver_does() {
     let dir = tempfile::tempdir().unwrap();
     // 4x4x3 is a win for X in 5: the book carries distances, not only draws.
     let (book, path) = book_file(&dir, "4x4x3", 3);
-    let served = app_with(Books::with_files(&[path]).unwrap());
+    let served = app_with(books::with_files(&[path]).unwrap());
     let solver = app_with(Books::none());
     let mut from_book = 0;
     for entry in &book.entries {
@@ -83,7 +83,7 @@ async fn a_served_book_answers_its_positions_as_the_solver_does() {
 async fn the_tree_takes_its_values_from_the_book_and_still_counts() {
     let dir = tempfile::tempdir().unwrap();
     let (book, path) = book_file(&dir, "4x4x3", 4);
-    let served = app_with(Books::with_files(&[path]).unwrap());
+    let served = app_with(books::with_files(&[path]).unwrap());
     let solver = app_with(Books::none());
     // O to move after three stones: every reply is in the book, and the counts below are quick.
     let entry = book.entries.iter().find(|e| e.moves.len() == 3).unwrap();
@@ -109,7 +109,7 @@ async fn the_tree_takes_its_values_from_the_book_and_still_counts() {
 async fn a_position_off_the_book_goes_to_the_solver() {
     let dir = tempfile::tempdir().unwrap();
     let (_, path) = book_file(&dir, "4x4x3", 2);
-    let served = app_with(Books::with_files(&[path]).unwrap());
+    let served = app_with(books::with_files(&[path]).unwrap());
     // Three stones, so every move leads to four: deeper than a 2-ply book reaches.
     let moves = ["a1", "d4", "a4"].map(String::from);
     let answer = solve(&served, "4x4x3", &moves).await;
@@ -124,7 +124,7 @@ async fn a_position_off_the_book_goes_to_the_solver() {
 
 #[tokio::test]
 async fn the_shipped_book_answers_what_it_knows_when_the_solver_runs_out_of_time() {
-    let app = app_with(Books::shipped());
+    let app = app_with(books::shipped());
     // Every move of the empty 7x6 board in 1 ms is beyond the solver; the book knows the
     // position's value and the move it proved.
     let reply = post(
@@ -154,7 +154,7 @@ async fn the_shipped_book_answers_what_it_knows_when_the_solver_runs_out_of_time
 
 #[tokio::test]
 async fn the_shipped_7x7_book_holds_every_reply_to_its_first_move() {
-    let app = app_with(Books::shipped());
+    let app = app_with(books::shipped());
     let root = solve(&app, "7x7x5", &[]).await;
     let best = root["best"].as_str().unwrap().to_string();
     let answer = solve(&app, "7x7x5", &[best]).await;
@@ -170,7 +170,7 @@ fn bad_books_are_refused_at_start_with_file_and_line() {
         std::fs::write(&path, text).unwrap();
         path
     };
-    let refusal = |files: &[PathBuf]| Books::with_files(files).unwrap_err().to_string();
+    let refusal = |files: &[PathBuf]| books::with_files(files).unwrap_err().to_string();
 
     let broken = write(
         "broken.book",
@@ -201,8 +201,8 @@ fn bad_books_are_refused_at_start_with_file_and_line() {
 
     // A book for rules a shipped book covers replaces it.
     let small = write("7x6x5.book", "mnk-book 1\nrules 7x6x5\n-\tdraw\td3\n");
-    let books = Books::with_files(&[small, first]).unwrap();
+    let books = books::with_files(&[small, first]).unwrap();
     let rules: Rules = "7x6x5".parse().unwrap();
     assert_eq!(books.for_rules(&rules).unwrap().len(), 1);
-    assert!(Books::shipped().for_rules(&rules).unwrap().len() > 1);
+    assert!(books::shipped().for_rules(&rules).unwrap().len() > 1);
 }

@@ -186,8 +186,7 @@ fn serve(args: Option<ServeArgs>) -> Result<(), String> {
             config.threads = threads;
         }
         if !args.books.is_empty() {
-            config.books =
-                mnk_server::books::Books::with_files(&args.books).map_err(|e| e.to_string())?;
+            config.books = mnk_server::books::with_files(&args.books).map_err(|e| e.to_string())?;
         }
     }
     mnk_server::serve(config).map_err(|e| e.to_string())

@@ -22,8 +22,8 @@ use super::{ids, Rooms};
 use crate::body::ApiJson;
 use crate::clients::Client;
 use crate::error::ApiError;
-use crate::game::parse_rules;
-use crate::play::parse_opponent;
+use mnk_api::game::parse_rules;
+use mnk_api::play::parse_opponent;
 
 /// The longest a long poll waits for a change.
 pub const MAX_WAIT: Duration = Duration::from_secs(30);
@@ -157,16 +157,16 @@ async fn create(
 fn check_opening(opening: Opening, rules: &mnk_core::Rules) -> Result<(), ApiError> {
     opening
         .check_rules(rules)
-        .map_err(|e| ApiError::BadOpening(e.to_string()))
+        .map_err(|e| ApiError::Api(mnk_api::ApiError::BadOpening(e.to_string())))
 }
 
 /// A clock within the limits, in milliseconds.
 fn check_clock(clock: ClockView) -> Result<(i64, i64), ApiError> {
     if !(1000..=MAX_CLOCK_MS).contains(&clock.initial_ms) || clock.increment_ms > MAX_INCREMENT_MS {
-        return Err(ApiError::BadJson(format!(
+        return Err(ApiError::Api(mnk_api::ApiError::BadJson(format!(
             "a clock gives each player 1 s to 3 h (initial_ms 1000 to {MAX_CLOCK_MS}) and adds \
              at most 10 min a move (increment_ms up to {MAX_INCREMENT_MS})"
-        )));
+        ))));
     }
     Ok((clock.initial_ms as i64, clock.increment_ms as i64))
 }
@@ -181,9 +181,9 @@ fn creator_plays_x(colour: Option<&str>) -> Result<bool, ApiError> {
             getrandom::fill(&mut byte).expect("the operating system gives random bytes");
             Ok(byte[0] & 1 == 0)
         }
-        other => Err(ApiError::BadJson(format!(
+        other => Err(ApiError::Api(mnk_api::ApiError::BadJson(format!(
             "{other:?} is not a colour: choose \"X\", \"O\" or \"random\""
-        ))),
+        )))),
     }
 }
 
@@ -195,7 +195,8 @@ async fn read(
     query: Result<Query<ReadQuery>, QueryRejection>,
 ) -> Result<Reply<RoomView>, ApiError> {
     rooms.limits.check(Ask::Read, client)?;
-    let Query(query) = query.map_err(|e| ApiError::BadQuery(e.body_text()))?;
+    let Query(query) =
+        query.map_err(|e| ApiError::Api(mnk_api::ApiError::BadQuery(e.body_text())))?;
     let snap = match query.after {
         Some(after) => {
             let wait = query
@@ -289,9 +290,11 @@ async fn decide(
 
 /// The token of a body that must carry one.
 fn required(request: TokenRequest) -> Result<String, ApiError> {
-    request
-        .token
-        .ok_or_else(|| ApiError::BadJson("say which seat acts: {\"token\": \"...\"}".into()))
+    request.token.ok_or_else(|| {
+        ApiError::Api(mnk_api::ApiError::BadJson(
+            "say which seat acts: {\"token\": \"...\"}".into(),
+        ))
+    })
 }
 
 async fn resign(
@@ -355,9 +358,9 @@ async fn permanent_page(Path(game): Path<String>) -> Result<Redirect, ApiError> 
         ids::is_room_id(room) && number.parse::<u32>().is_ok_and(|n| n > 0)
     });
     if !valid {
-        return Err(ApiError::NotFound(format!(
+        return Err(ApiError::Api(mnk_api::ApiError::NotFound(format!(
             "there is no game {game:?}: a game's address is /g/ROOM-NUMBER"
-        )));
+        ))));
     }
     Ok(Redirect::to(&format!("/?game={game}")))
 }

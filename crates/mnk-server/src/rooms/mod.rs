@@ -45,10 +45,10 @@ use tokio::sync::{watch, Semaphore};
 
 use crate::clients::Client;
 use crate::error::ApiError;
-use crate::opening::Part;
 use crate::pool::EnginePool;
 use hub::{Hub, Push};
 use limits::{AddressLimits, AddressRates, Ask};
+use mnk_api::opening::Part;
 use presence::{Change, Presence, Seats};
 use referee::Action;
 use store::{Applied, Op, Snapshot, Store, StoreError};
@@ -116,7 +116,7 @@ impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         match error {
             StoreError::Database(_) => ApiError::Unavailable(error.to_string()),
-            _ => ApiError::Internal(error.to_string()),
+            _ => ApiError::Api(mnk_api::ApiError::Internal(error.to_string())),
         }
     }
 }
@@ -488,26 +488,24 @@ impl Rooms {
         let spec: BotSpec = bot.parse().map_err(ApiError::from)?;
         let seed = pos.hash();
         let ply = pos.ply();
-        // The bot's clock runs from now: time spent waiting for a slot is its own.
-        let deadline = Deadline::from_now(budget);
         let part = self
             .pool
             .run(Client(None), move |stop| {
-                let limits = Limits {
-                    deadline: Some(deadline),
+                let context = mnk_api::Context {
+                    clock: Arc::new(mnk_engine::SystemClock::new()),
                     stop: Some(stop),
-                    ..Limits::default()
                 };
-                crate::opening::computer_part(
+                mnk_api::opening::computer_part(
                     &spec,
                     &pos,
                     step,
                     seed,
                     EngineConfig::default(),
                     budget,
-                    &limits,
+                    &context,
                 )
                 .map(|part| (part, pos))
+                .map_err(ApiError::from)
             })
             .await?;
         let (part, pos) = part;

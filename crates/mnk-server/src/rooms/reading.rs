@@ -27,7 +27,11 @@ impl Game {
     pub fn step(&self) -> Result<Step, ApiError> {
         self.opening
             .step(self.pos.ply(), &self.decisions)
-            .map_err(|e| ApiError::Internal(format!("a room's opening does not replay: {e}")))
+            .map_err(|e| {
+                ApiError::Api(mnk_api::ApiError::Internal(format!(
+                    "a room's opening does not replay: {e}"
+                )))
+            })
     }
 }
 
@@ -96,7 +100,12 @@ pub fn room_seat(snap: &Snapshot, rules: &Rules, seat: Seat) -> usize {
 /// Reads the current game of a snapshot. A stored game that does not replay is damage, not a
 /// client's error.
 pub fn game(snap: &Snapshot) -> Result<Game, ApiError> {
-    let damaged = |what: String| ApiError::Internal(format!("room {} holds {what}", snap.room.id));
+    let damaged = |what: String| {
+        ApiError::Api(mnk_api::ApiError::Internal(format!(
+            "room {} holds {what}",
+            snap.room.id
+        )))
+    };
     let rules: Rules = snap
         .room
         .rules

@@ -138,10 +138,10 @@ pub fn decide(
 /// Refuses what needs a game in progress: one over, or one still waiting for its second player.
 fn playing(snap: &Snapshot) -> Result<(), ApiError> {
     if is_over(snap) {
-        return Err(ApiError::GameOver {
+        return Err(ApiError::Api(mnk_api::ApiError::GameOver {
             index: None,
             message: "this game is over: offer a rematch to play again".into(),
-        });
+        }));
     }
     if snap.game.started_ms.is_none() {
         return Err(ApiError::Waiting(
@@ -184,23 +184,25 @@ fn play(
         }
         Step::Choose { seat: chooser, .. } => {
             return Err(if room_seat(snap, &game.rules, chooser) == seat {
-                ApiError::OpeningStep(
+                ApiError::Api(mnk_api::ApiError::OpeningStep(
                     "choose first: take black or white (or, in swap2, place two more stones)"
                         .into(),
-                )
+                ))
             } else {
                 ApiError::NotYourTurn("the other seat is choosing a colour".into())
             });
         }
     }
-    crate::game::check_move_count(&game.rules, ply + 1)?;
-    let cell: Cell = text.parse().map_err(|e| ApiError::BadCell {
-        index: ply,
-        message: format!("{e}"),
+    mnk_api::game::check_move_count(&game.rules, ply + 1)?;
+    let cell: Cell = text.parse().map_err(|e| {
+        ApiError::Api(mnk_api::ApiError::BadCell {
+            index: ply,
+            message: format!("{e}"),
+        })
     })?;
     let mut pos = game.pos.clone();
     pos.try_play(cell)
-        .map_err(|e| ApiError::from_play(ply, &e))?;
+        .map_err(|e| ApiError::Api(mnk_api::ApiError::from_play(ply, &e)))?;
     let next = (ending(&pos).is_none())
         .then(|| game.opening.step(ply + 1, &game.decisions).ok())
         .flatten()
@@ -260,7 +262,7 @@ fn choose(
                 return Err(stale_at(snap, ply));
             }
         }
-        return Err(ApiError::OpeningStep(
+        return Err(ApiError::Api(mnk_api::ApiError::OpeningStep(
             if game.opening == mnk_core::Opening::Free {
                 "this room's games open freely: there is no colour to choose".into()
             } else {
@@ -268,7 +270,7 @@ fn choose(
              colours are settled"
                     .into()
             },
-        ));
+        )));
     };
     if room_seat(snap, &game.rules, chooser) != seat {
         return Err(ApiError::NotYourTurn(
@@ -277,10 +279,10 @@ fn choose(
     }
     if !options.contains(&decision) {
         let names: Vec<&str> = options.iter().map(|o| o.name()).collect();
-        return Err(ApiError::BadOpening(format!(
+        return Err(ApiError::Api(mnk_api::ApiError::BadOpening(format!(
             "'{decision}' is not one of the choices here: {}",
             names.join(", ")
-        )));
+        ))));
     }
     let mut after = game.decisions.clone();
     after.push(decision);
@@ -314,9 +316,9 @@ fn whole_step(
     now: i64,
 ) -> Result<Vec<Op>, ApiError> {
     if decision.is_none() && stones.is_empty() {
-        return Err(ApiError::Internal(
+        return Err(ApiError::Api(mnk_api::ApiError::Internal(
             "an opening step with neither a decision nor a stone".into(),
-        ));
+        )));
     }
     let mut snap = snap.clone();
     let mut ops = Vec::new();

@@ -122,9 +122,9 @@ impl Session {
                     heard = Instant::now();
                     let next = match incoming {
                         Some(Ok(Message::Text(text))) => self.handle(text.as_str()).await,
-                        Some(Ok(Message::Binary(_))) => Some(refusal(&ApiError::BadJson(
+                        Some(Ok(Message::Binary(_))) => Some(refusal(&ApiError::Api(mnk_api::ApiError::BadJson(
                             "send text messages of JSON, such as {\"type\": \"ping\"}".into(),
-                        ))),
+                        )))),
                         Some(Ok(Message::Close(_))) | None => return,
                         Some(Ok(_)) => None,
                         Some(Err(e)) => {
@@ -198,15 +198,15 @@ impl Session {
             }));
         }
         if text.len() > MAX_MESSAGE {
-            return Some(refusal(&ApiError::TooLarge(format!(
-                "a message may have at most {MAX_MESSAGE} bytes"
+            return Some(refusal(&ApiError::Api(mnk_api::ApiError::TooLarge(
+                format!("a message may have at most {MAX_MESSAGE} bytes"),
             ))));
         }
         let message: ClientMessage = match serde_json::from_str(text) {
             Ok(message) => message,
             Err(e) => {
-                return Some(refusal(&ApiError::BadJson(format!(
-                    "not a message this socket takes: {e}"
+                return Some(refusal(&ApiError::Api(mnk_api::ApiError::BadJson(
+                    format!("not a message this socket takes: {e}"),
                 ))))
             }
         };

@@ -8,8 +8,8 @@ use serde_json::Value as Json;
 use super::reading::{self, clocks, colour_of};
 use super::store::Snapshot;
 use crate::error::ApiError;
-use crate::game::{cell_json, forbidden_json, game_outcome_json};
-use crate::opening::StepReply;
+use mnk_api::game::{cell_json, forbidden_json, game_outcome_json};
+use mnk_api::opening::StepReply;
 
 /// A room and its current game.
 #[derive(Clone, Debug, Serialize)]

@@ -20,25 +20,15 @@
 //! so the page never writes file formats itself. Neither endpoint thinks: they answer at once,
 //! outside the engine pool.
 
-use axum::routing::post;
-use axum::{Json as Reply, Router};
 use mnk_core::{Board, Cell, Player, Position, Psq, PsqError, Rules, Win, PSQ_K};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
-use crate::body::ApiJson;
 use crate::error::ApiError;
 use crate::game::{self, cell_names, check_move_count, parse_rules, state_json};
 
 /// The square boards a move record is put on when the request gives no rules, smallest first.
 pub const RECORD_SIDES: [u32; 3] = [15, 19, mnk_core::MAX_SIDE];
-
-/// The routes of this module (they need no state, so they merge into any router).
-pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new()
-        .route("/api/import", post(import))
-        .route("/api/export", post(export))
-}
 
 /// `POST /api/import`: text to read, and optionally the rules to read it under.
 #[derive(Debug, Deserialize)]
@@ -245,12 +235,12 @@ fn record_board(words: &[&str]) -> Board {
         })
 }
 
-/// `POST /api/import`.
-async fn import(ApiJson(request): ApiJson<ImportRequest>) -> Result<Reply<Json>, ApiError> {
+/// `import`: the game the text holds, as `state` answers it, with the format it was read as.
+pub fn import(request: &ImportRequest) -> Result<Json, ApiError> {
     let (format, pos) = read_game(&request.text, request.rules.as_ref())?;
     let mut answer = state_json(&pos);
     answer["format"] = json!(format.name());
-    Ok(Reply(answer))
+    Ok(answer)
 }
 
 /// Writes a game in a format.
@@ -269,8 +259,8 @@ pub fn write_game(pos: &Position, format: ExportFormat) -> Result<String, ApiErr
     })
 }
 
-/// `POST /api/export`.
-async fn export(ApiJson(request): ApiJson<ExportRequest>) -> Result<Reply<Json>, ApiError> {
+/// `export`: the game written in the format asked for.
+pub fn export(request: &ExportRequest) -> Result<Json, ApiError> {
     let pos = game::position(&request.rules, &request.moves)?;
     let text = write_game(&pos, request.format)?;
     let format = match request.format {
@@ -278,7 +268,7 @@ async fn export(ApiJson(request): ApiJson<ExportRequest>) -> Result<Reply<Json>,
         ExportFormat::Psq => "psq",
         ExportFormat::Diagram => "diagram",
     };
-    Ok(Reply(json!({ "format": format, "text": text })))
+    Ok(json!({ "format": format, "text": text }))
 }
 
 #[cfg(test)]

@@ -1,33 +1,22 @@
-//! Swap openings over the API: where a game with an opening stands (`POST /api/state` with an
-//! `opening`), and the computer's part of one (`POST /api/opening`): the opener's three stones,
-//! or the decision of the one choosing with the stones that go with it. mnk-core's
-//! [`Opening::step`] says whose part it is; mnk-engine's `opening` module plays the computer's.
+//! The state of a game (`state`, with its swap opening's step when it has one), and the
+//! computer's part of a swap opening (`opening`): the opener's three stones, or the decision of
+//! the one choosing with the stones that go with it. mnk-core's [`Opening::step`] says whose
+//! part it is; mnk-engine's `opening` module plays the computer's.
 
 use std::time::Duration;
 
-use axum::extract::State;
-use axum::routing::post;
-use axum::{Json as Reply, Router};
 use mnk_core::{Cell, Decision, Opening, Position, Seat, Step};
 use mnk_engine::opening::{self, OpeningAnswer};
 use mnk_engine::roster::{self, BotSpec};
 use mnk_engine::search::EngineConfig;
-use mnk_engine::{Deadline, Limits};
+use mnk_engine::Limits;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use crate::body::ApiJson;
-use crate::clients::Client;
 use crate::error::ApiError;
 use crate::game::{self, cell_names, state_json};
-use crate::play::{in_slot, parse_opponent, random_seed, think_time, AppState};
-
-/// The routes of this module.
-pub(crate) fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/state", post(game_state))
-        .route("/api/opening", post(computer_opening))
-}
+use crate::play::parse_opponent;
+use crate::{Context, Job, Settings};
 
 /// A game's opening as requests carry it: its kind and the decisions made so far.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -104,8 +93,8 @@ pub struct StateRequest {
     pub opening: Option<OpeningRequest>,
 }
 
-/// `POST /api/state`: the state of the game, with the step of its opening when it has one.
-async fn game_state(ApiJson(request): ApiJson<StateRequest>) -> Result<Reply<Json>, ApiError> {
+/// `state`: the state of the game, with the step of its opening when it has one.
+pub fn state(request: &StateRequest) -> Result<Json, ApiError> {
     let pos = game::position(&request.rules, &request.moves)?;
     let mut state = state_json(&pos);
     if let Some(opening) = &request.opening {
@@ -113,7 +102,7 @@ async fn game_state(ApiJson(request): ApiJson<StateRequest>) -> Result<Reply<Jso
         state["opening"] =
             serde_json::to_value(step).map_err(|e| ApiError::Internal(e.to_string()))?;
     }
-    Ok(Reply(state))
+    Ok(state)
 }
 
 /// `POST /api/opening`: the game, its opening, and the bot that takes the computer's part.
@@ -153,55 +142,90 @@ pub struct OpeningReply {
     pub time_ms: u64,
 }
 
-/// `POST /api/opening`: the computer places the opener's stones or makes the decision due.
-async fn computer_opening(
-    State(app): State<AppState>,
-    client: Client,
-    ApiJson(request): ApiJson<OpeningThinkRequest>,
-) -> Result<Reply<OpeningReply>, ApiError> {
+/// The computer's part of an opening, checked: the position, the step, the bot, its time.
+#[derive(Debug)]
+pub struct OpeningJob {
+    pos: Position,
+    step: Step,
+    opening: OpeningRequest,
+    spec: BotSpec,
+    seed: u64,
+    engine: EngineConfig,
+    /// The time of the whole step, shared by its searches.
+    pub budget: Duration,
+}
+
+/// Checks a request for the computer's part of an opening. `fresh_seed` is the caller's random
+/// number, used when the request gives no seed.
+pub fn computer_opening(
+    settings: &Settings,
+    request: OpeningThinkRequest,
+    fresh_seed: u64,
+) -> Result<Job, ApiError> {
     let pos = game::position(&request.rules, &request.moves)?;
     let step = opening_step(&pos, &request.opening)?;
     let spec = parse_opponent(&request.opponent)?;
     roster::check_rules(&spec, pos.rules())?;
-    let budget = think_time(&app, request.time_ms);
-    let seed = request.seed.unwrap_or_else(|| random_seed(&pos));
-    let job_pos = pos.clone();
-    let engine = EngineConfig::with_threads(app.search_threads);
-    let (part, time_ms) = in_slot(&app, client, budget, move |limits| {
-        computer_part(&spec, &job_pos, step, seed, engine, budget, limits)
-    })
-    .await?;
-    let (action, decision, stones) = match part {
-        Part::Placed(stones) => ("place", None, stones),
-        Part::Decided(answer) => ("choose", Some(answer.decision), answer.stones),
-    };
-    let mut after = pos;
-    for &cell in &stones {
-        after.try_play(cell).map_err(|e| {
-            ApiError::Internal(format!("the computer placed an illegal opening stone: {e}"))
-        })?;
-    }
-    let mut decisions = request.opening.decisions.clone();
-    decisions.extend(decision);
-    let next = request
-        .opening
-        .kind
-        .step(after.ply(), &decisions)
-        .map_err(|e| ApiError::Internal(format!("the computer's opening does not fit: {e}")))?;
-    let mut state = state_json(&after);
-    state["opening"] = serde_json::to_value(StepReply::from(next))
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(Reply(OpeningReply {
-        action,
-        decision,
-        stones: cell_names(after.rules(), &stones),
-        state,
-        time_ms,
+    let seed = request
+        .seed
+        .unwrap_or(fresh_seed ^ pos.hash().rotate_left(17));
+    Ok(Job::Opening(OpeningJob {
+        budget: settings.think_time(request.time_ms),
+        engine: EngineConfig::with_threads(settings.search_threads),
+        opening: request.opening,
+        pos,
+        step,
+        spec,
+        seed,
     }))
 }
 
+impl OpeningJob {
+    /// Places the opener's stones or makes the decision due; answers them with the state after.
+    pub fn run(self, context: &Context) -> Result<Json, ApiError> {
+        let start = context.now_ms();
+        let part = computer_part(
+            &self.spec,
+            &self.pos,
+            self.step,
+            self.seed,
+            self.engine,
+            self.budget,
+            context,
+        )?;
+        let (action, decision, stones) = match part {
+            Part::Placed(stones) => ("place", None, stones),
+            Part::Decided(answer) => ("choose", Some(answer.decision), answer.stones),
+        };
+        let mut after = self.pos;
+        for &cell in &stones {
+            after.try_play(cell).map_err(|e| {
+                ApiError::Internal(format!("the computer placed an illegal opening stone: {e}"))
+            })?;
+        }
+        let mut decisions = self.opening.decisions.clone();
+        decisions.extend(decision);
+        let next = self
+            .opening
+            .kind
+            .step(after.ply(), &decisions)
+            .map_err(|e| ApiError::Internal(format!("the computer's opening does not fit: {e}")))?;
+        let mut state = state_json(&after);
+        state["opening"] = serde_json::to_value(StepReply::from(next))
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let reply = OpeningReply {
+            action,
+            decision,
+            stones: cell_names(after.rules(), &stones),
+            state,
+            time_ms: context.now_ms().saturating_sub(start),
+        };
+        serde_json::to_value(reply).map_err(|e| ApiError::Internal(e.to_string()))
+    }
+}
+
 /// What the computer did in an opening.
-pub(crate) enum Part {
+pub enum Part {
     /// The opener's three stones.
     Placed(Vec<Cell>),
     /// A decision, with its stones.
@@ -209,26 +233,22 @@ pub(crate) enum Part {
 }
 
 /// The computer's part at `step`, by the bot `spec`, its searches sharing `budget`: for
-/// `POST /api/opening`, and for a bot seated in a room with a swap opening.
-pub(crate) fn computer_part(
+/// the `opening` request, and for a bot seated in a room with a swap opening. Each search's
+/// deadline is read on the context's clock and its stop flag stops them all.
+pub fn computer_part(
     spec: &BotSpec,
     pos: &Position,
     step: Step,
     seed: u64,
     engine: EngineConfig,
     budget: Duration,
-    limits: &Limits,
+    context: &Context,
 ) -> Result<Part, ApiError> {
     let mut bot = roster::create_with(spec, pos.rules(), seed, engine)?;
     let search_within = |share: usize| {
         let each = budget / u32::try_from(share.max(1)).unwrap_or(u32::MAX);
-        let stop = limits.stop.clone();
         move |p: &Position, bot: &mut dyn mnk_engine::Bot| {
-            let limits = Limits {
-                deadline: Some(Deadline::from_now(each)),
-                stop: stop.clone(),
-                ..Limits::default()
-            };
+            let limits: Limits = context.limits(each);
             opening::steady_choice(bot, p, &limits, &mut |_| {})
         }
     };
