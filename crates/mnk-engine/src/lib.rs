@@ -25,6 +25,8 @@ mod variant;
 pub mod weights;
 
 pub use bot::{Bot, BotError, Choice, SearchInfo};
-pub use limits::{Clock, Deadline, Limits, SystemClock};
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+pub use limits::SystemClock;
+pub use limits::{Clock, Deadline, Limits};
 pub use rng::Rng;
 pub use value::Value;

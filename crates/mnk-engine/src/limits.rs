@@ -1,11 +1,15 @@
 //! What a search may spend: depth, nodes, time, and a stop flag the caller can raise.
 //!
 //! The engine reads no clock of its own: time comes in as a [`Deadline`] holding a [`Clock`]
-//! chosen by the caller, so the same code can run where `std::time` does not exist.
+//! chosen by the caller, so the same code can run where `std::time` does not exist. On such a
+//! target (WebAssembly in a browser, where `Instant::now()` panics) the system clock and what is
+//! built on it are not compiled at all: the page's worker gives `performance.now()` instead.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+use std::time::Instant;
 
 /// A source of elapsed time, injected by the caller.
 pub trait Clock: Send + Sync {
@@ -14,11 +18,13 @@ pub trait Clock: Send + Sync {
 }
 
 /// The operating system's monotonic clock, for native front-ends.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 #[derive(Debug)]
 pub struct SystemClock {
     start: Instant,
 }
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl SystemClock {
     /// A clock that starts counting now.
     #[must_use]
@@ -29,12 +35,14 @@ impl SystemClock {
     }
 }
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl Default for SystemClock {
     fn default() -> Self {
         SystemClock::new()
     }
 }
 
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 impl Clock for SystemClock {
     fn now_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
@@ -62,6 +70,7 @@ impl Deadline {
     }
 
     /// `budget` from now on the system clock.
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     #[must_use]
     pub fn from_now(budget: Duration) -> Deadline {
         Deadline::after(Arc::new(SystemClock::new()), budget)
@@ -125,6 +134,7 @@ impl Limits {
     }
 
     /// A time limit on the system clock only.
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     #[must_use]
     pub fn time(budget: Duration) -> Limits {
         Limits {

@@ -17,7 +17,9 @@ pub mod undecided;
 use mnk_core::{Cell, Position, Rules};
 
 use crate::search::Engine;
-use crate::{Clock, Limits, SystemClock, Value};
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+use crate::SystemClock;
+use crate::{Clock, Limits, Value};
 
 /// Depth searched when none is given.
 pub const DEFAULT_BENCH_DEPTH: u32 = 8;
@@ -246,6 +248,7 @@ pub const DEPTH_POSITIONS: [&str; 2] = ["15x15 middle game", "15x15 quiet middle
 /// Searches every bench position to `depth` (default [`DEFAULT_BENCH_DEPTH`]) with a fresh
 /// engine of `threads` threads and a [`BENCH_HASH_MB`] table, then measures the depth reached
 /// within [`DEPTH_BUDGET_MS`] on the [`DEPTH_POSITIONS`].
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 #[must_use]
 pub fn run_bench(depth: Option<u32>, threads: usize) -> BenchReport {
     let mut report = run_fixed_depth(depth, threads);
@@ -262,6 +265,7 @@ pub fn run_bench(depth: Option<u32>, threads: usize) -> BenchReport {
 /// The search runs without a deadline (which would make it stop early to save time for the
 /// game) and is stopped by a flag when the budget runs out; the last iteration completed
 /// before then counts.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 #[must_use]
 pub fn depth_in(p: &BenchPosition, budget_ms: u64, threads: usize) -> DepthLine {
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -311,10 +315,17 @@ pub fn depth_in(p: &BenchPosition, budget_ms: u64, threads: usize) -> DepthLine 
 
 /// The fixed-depth part of [`run_bench`] alone: reproducible with one thread, and quick at
 /// small depths.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 #[must_use]
 pub fn run_fixed_depth(depth: Option<u32>, threads: usize) -> BenchReport {
+    run_fixed_depth_on(depth, threads, &SystemClock::new())
+}
+
+/// [`run_fixed_depth`] timed on `clock` (the page's worker gives its own): the clock only
+/// measures, the depth limit alone decides the search, so the nodes are the same everywhere.
+#[must_use]
+pub fn run_fixed_depth_on(depth: Option<u32>, threads: usize, clock: &dyn Clock) -> BenchReport {
     let depth = depth.unwrap_or(DEFAULT_BENCH_DEPTH).max(1);
-    let clock = SystemClock::new();
     let mut engine = Engine::with_threads(BENCH_HASH_MB, threads);
     let mut lines = Vec::new();
     for p in &POSITIONS {
