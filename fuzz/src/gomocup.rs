@@ -16,7 +16,7 @@ use std::time::Duration;
 use mnk_core::{Position, Rules};
 use mnk_engine::{Bot, BotError, Choice, Deadline, Limits, SearchInfo};
 use mnk_gomocup::{
-    strongest_bot, BlockKind, BoardStone, BotOptions, Command, Coord, Field, Flow, Info,
+    strongest_bot, BlockKind, BoardStone, BotMaker, BotOptions, Command, Coord, Field, Flow, Info,
     ParseError, Parser, Session,
 };
 
@@ -335,19 +335,29 @@ fn coord(text: &str) -> Option<Coord> {
     Some(Coord::new(x.parse().ok()?, y.parse().ok()?))
 }
 
-/// What an answer line is, or a panic when the protocol allows no such line.
+/// What an answer line is, by its shape alone; [`fits`] says which commands it may answer.
 #[derive(Debug, PartialEq)]
 enum Answer {
+    /// `OK`.
     Ok,
+    /// `SWAP`: in swap2, the brain takes black.
     Swap,
-    Forbid,
+    /// `FORBID `, black's forbidden cells (four digits each), `.`.
+    Forbid(Vec<Coord>),
+    /// `ERROR message`.
     Error,
+    /// `UNKNOWN message`.
     Unknown,
+    /// The `ABOUT` line.
     About,
+    /// One move, `x,y`.
     Move(Coord),
-    Opening(Vec<Coord>),
+    /// Moves on one line, as swap2 answers: two (`x1,y1 x2,y2`, placed after three stones) or
+    /// three (`x1,y1 x2,y2 x3,y3`, the opener's).
+    Moves(Vec<Coord>),
 }
 
+/// Reads an answer line, or panics when no answer of the protocol has its shape.
 fn answer(line: &str) -> Answer {
     assert!(
         !line.contains(['\r', '\n']),
@@ -356,8 +366,15 @@ fn answer(line: &str) -> Answer {
     match line {
         "OK" => return Answer::Ok,
         "SWAP" => return Answer::Swap,
-        "FORBID ." => return Answer::Forbid,
         _ => {}
+    }
+    if let Some(cells) = line
+        .strip_prefix("FORBID ")
+        .and_then(|rest| rest.strip_suffix('.'))
+    {
+        let cells = forbidden_cells(cells)
+            .unwrap_or_else(|| panic!("{line:?} is no answer of the protocol"));
+        return Answer::Forbid(cells);
     }
     if let Some(message) = line.strip_prefix("ERROR ") {
         assert!(
@@ -375,8 +392,59 @@ fn answer(line: &str) -> Answer {
     let cells: Option<Vec<Coord>> = line.split(' ').map(coord).collect();
     match cells {
         Some(cells) if cells.len() == 1 => Answer::Move(cells[0]),
-        Some(cells) if cells.len() == 3 => Answer::Opening(cells),
+        Some(cells) if (2..=3).contains(&cells.len()) => Answer::Moves(cells),
         _ => panic!("{line:?} is no answer of the protocol"),
+    }
+}
+
+/// The cells of a `FORBID` answer: four digits each, the column then the row; `None` when the
+/// text is not that.
+fn forbidden_cells(text: &str) -> Option<Vec<Coord>> {
+    if text.len() % 4 != 0 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let number = |i: usize| text[i..i + 2].parse::<u32>().ok();
+    (0..text.len())
+        .step_by(4)
+        .map(|i| Some(Coord::new(number(i)?, number(i + 2)?)))
+        .collect()
+}
+
+/// Whether the protocol allows `answer` to `command` (`None`: a line the parser refused, which
+/// only `ERROR` or `UNKNOWN` answers). Any command may fail with `ERROR`; a move answers a move
+/// request; swap2 (`SWAP2BOARD`, docs/gomocup.md) answers three moves on an empty board,
+/// `SWAP`, one move or two moves after three stones, and `SWAP` or one move after five.
+fn fits(command: Option<&Command>, answer: &Answer) -> bool {
+    let Some(command) = command else {
+        return matches!(answer, Answer::Error | Answer::Unknown);
+    };
+    match (command, answer) {
+        (_, Answer::Error) => true,
+        (Command::Start(_) | Command::RectStart { .. } | Command::Restart, Answer::Ok) => true,
+        (Command::Takeback(_), Answer::Ok) => true,
+        (Command::About, Answer::About) => true,
+        (Command::ShowForbid, Answer::Forbid(_)) => true,
+        (Command::Begin | Command::Turn(_) | Command::Play(_), Answer::Move(_)) => true,
+        (
+            Command::Block {
+                kind: BlockKind::Board,
+                ..
+            },
+            Answer::Move(_),
+        ) => true,
+        (
+            Command::Block {
+                kind: BlockKind::Swap2Board,
+                stones,
+            },
+            answer,
+        ) => match (stones.len(), answer) {
+            (0, Answer::Moves(cells)) => cells.len() == 3,
+            (3, Answer::Moves(cells)) => cells.len() == 2,
+            (3 | 5, Answer::Swap | Answer::Move(_)) => true,
+            _ => false,
+        },
+        _ => false,
     }
 }
 
@@ -385,9 +453,19 @@ fn answer(line: &str) -> Answer {
 /// none an internal failure; a move is on the board and on a cell that was free, and the session
 /// records it as the brain's stone; the session's stones stay distinct and on the board; it
 /// stops at the first `END`.
+///
+/// The bot is mnk's strongest held to [`MAX_NODES`] and [`MAX_THINK`], so what it answers can
+/// depend on the machine's load (a starved search judges swap2 positions differently); the
+/// checks must hold for every answer it may give.
 pub fn session(data: &[u8]) {
+    session_with(data, quick_bot);
+}
+
+/// [`session`] with the bots `maker` makes: the replay tests pass bots whose swap2 judgement is
+/// fixed, so that each answer the protocol allows is checked on every machine.
+pub fn session_with(data: &[u8], maker: impl BotMaker + 'static) {
     let mut parser = Parser::new();
-    let mut session = Session::new(quick_bot);
+    let mut session = Session::new(maker);
     let mut oracle = Oracle::default();
     for line in lines(data).iter().take(MAX_SESSION_LINES) {
         let need = oracle.kind(line).need();
@@ -405,6 +483,12 @@ pub fn session(data: &[u8]) {
             .filter(|r| !r.starts_with("MESSAGE ") && !r.starts_with("DEBUG "))
             .map(|r| answer(r))
             .collect();
+        for a in &answers {
+            assert!(
+                fits(command.as_ref(), a),
+                "{line:?}: {replies:?} is no answer to {command:?}"
+            );
+        }
         match need {
             Need::Nothing | Need::Stop => {
                 assert!(answers.is_empty(), "{line:?} got {replies:?}");
@@ -416,17 +500,24 @@ pub fn session(data: &[u8]) {
         if flow == Flow::End {
             return;
         }
-        if let (Some(Answer::Move(at)), Some(command)) = (answers.first(), &command) {
-            check_move(line, command, &before, session.stones(), at);
-        }
-        if let Some(Answer::Opening(cells)) = answers.first() {
-            let frame = session.frame().expect("an opening needs a board");
-            let distinct: HashSet<&Coord> = cells.iter().collect();
-            assert_eq!(distinct.len(), 3, "{line:?}: {cells:?}");
-            assert!(
-                cells.iter().all(|c| frame.contains(*c)),
-                "{line:?}: {cells:?}"
-            );
+        match (answers.first(), &command) {
+            (Some(Answer::Move(at)), Some(command)) => {
+                check_move(line, command, &before, session.stones(), at);
+            }
+            (Some(Answer::Moves(cells)), Some(command)) => {
+                check_moves(line, command, &session, cells);
+            }
+            (Some(Answer::Forbid(cells)), _) => {
+                // With no board there are no forbidden points.
+                let frame = session.frame();
+                let distinct: HashSet<&Coord> = cells.iter().collect();
+                assert_eq!(distinct.len(), cells.len(), "{line:?}: {cells:?}");
+                assert!(
+                    cells.iter().all(|&c| frame.is_some_and(|f| f.contains(c))),
+                    "{line:?}: {cells:?}"
+                );
+            }
+            _ => {}
         }
         let mut seen = HashSet::new();
         for s in session.stones() {
@@ -434,6 +525,41 @@ pub fn session(data: &[u8]) {
             let frame = session.frame().expect("stones need a board");
             assert!(frame.contains(s.at), "{line:?}: {} off the board", s.at);
         }
+    }
+}
+
+/// Swap2's moves on one line: distinct, on the board, on cells the block left free; two placed
+/// stones are recorded in the session, white's (the first) as the brain's, since it keeps the
+/// colour asked to move next, and black's as the opponent's.
+fn check_moves(line: &str, command: &Command, session: &Session, cells: &[Coord]) {
+    let Command::Block { stones, .. } = command else {
+        panic!("{line:?}: {cells:?} answers {command:?}");
+    };
+    let frame = session.frame().expect("swap2 needs a board");
+    let distinct: HashSet<&Coord> = cells.iter().collect();
+    assert_eq!(distinct.len(), cells.len(), "{line:?}: {cells:?}");
+    for c in cells {
+        assert!(frame.contains(*c), "{line:?}: {c} is off the board");
+        assert!(
+            stones.iter().all(|s| s.at != *c),
+            "{line:?}: the brain placed {c}, which is taken"
+        );
+    }
+    if let [white, black] = cells {
+        let placed = [
+            BoardStone {
+                at: *white,
+                field: Field::Own,
+            },
+            BoardStone {
+                at: *black,
+                field: Field::Opponent,
+            },
+        ];
+        assert!(
+            session.stones().ends_with(&placed),
+            "{line:?}: the placed stones are not recorded"
+        );
     }
 }
 
@@ -472,4 +598,114 @@ fn check_move(
         }),
         "{line:?}: the move is not recorded"
     );
+}
+
+// These run in mnk-gomocup's replay test (crates/mnk-gomocup/tests/fuzz_corpus.rs), which
+// includes this file; the fuzz crate itself builds no tests.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command that protocol lines make, the lines separated by `|`.
+    fn command(lines: &str) -> Command {
+        let lines: Vec<String> = lines.split('|').map(str::to_string).collect();
+        reparse(&lines).expect("a command")
+    }
+
+    fn allowed(lines: &str, reply: &str) -> bool {
+        fits(Some(&command(lines)), &answer(reply))
+    }
+
+    fn no_shape(reply: &str) -> bool {
+        std::panic::catch_unwind(|| answer(reply)).is_err()
+    }
+
+    const THREE: &str = "SWAP2BOARD|7,7,1|8,8,2|6,9,1|DONE";
+    const FIVE: &str = "SWAP2BOARD|7,7,1|8,8,2|6,9,1|9,9,2|5,5,1|DONE";
+
+    #[test]
+    fn every_documented_swap2_answer_is_accepted() {
+        assert!(allowed("SWAP2BOARD|DONE", "7,7 9,5 3,3"));
+        // After three stones: take black, take white with a move, or place two more; the last
+        // is what a search starved of CPU answers, since it judges the position about even.
+        for reply in ["SWAP", "6,7", "6,7 7,8", "ERROR the game is over: x"] {
+            assert!(allowed(THREE, reply), "{reply}");
+        }
+        for reply in ["SWAP", "6,7", "ERROR x"] {
+            assert!(allowed(FIVE, reply), "{reply}");
+        }
+        assert_eq!(
+            answer("6,7 7,8"),
+            Answer::Moves(vec![Coord::new(6, 7), Coord::new(7, 8)])
+        );
+    }
+
+    #[test]
+    fn the_other_answers_fit_their_commands() {
+        for lines in ["START 15", "RECTSTART 20,10", "RESTART", "TAKEBACK 1,1"] {
+            assert!(allowed(lines, "OK"), "{lines}");
+        }
+        for lines in ["BEGIN", "TURN 7,7", "PLAY 7,7", "BOARD|7,7,1|DONE"] {
+            assert!(allowed(lines, "8,8"), "{lines}");
+            assert!(allowed(lines, "ERROR the game is over: x"), "{lines}");
+        }
+        assert!(allowed(
+            "ABOUT",
+            r#"name="mnk", version="0.1.0", author="a", country="n/a""#
+        ));
+        assert!(allowed("YXSHOWFORBID", "FORBID ."));
+        assert!(allowed("YXSHOWFORBID", "FORBID 07080709."));
+        assert_eq!(
+            answer("FORBID 07080709."),
+            Answer::Forbid(vec![Coord::new(7, 8), Coord::new(7, 9)])
+        );
+        assert!(allowed(
+            "YXBOARD|1,1,1|1,1,2|DONE",
+            "ERROR 1,1 is listed twice"
+        ));
+        assert!(fits(None, &answer("UNKNOWN 'FLY' is not a command")));
+        assert!(fits(None, &answer("ERROR START needs a size")));
+    }
+
+    #[test]
+    fn undocumented_answers_are_rejected() {
+        // Lines no command is answered with.
+        for reply in [
+            "",
+            "7,7,1",
+            "7,7  8,8",
+            "7,7 8,8 9,9 10,10",
+            "7,7 SWAP",
+            "MOVE 7,7",
+            "FORBID 0708",
+            "FORBID 070.",
+            "swap",
+        ] {
+            assert!(no_shape(reply), "{reply:?}");
+        }
+        // Answers of the protocol in the wrong place.
+        for (lines, reply) in [
+            ("SWAP2BOARD|DONE", "7,7"),
+            ("SWAP2BOARD|DONE", "SWAP"),
+            ("SWAP2BOARD|DONE", "7,7 8,8"),
+            (THREE, "7,7 8,8 9,9"),
+            (THREE, "OK"),
+            (FIVE, "6,7 7,8"),
+            (FIVE, "6,7 7,8 9,9"),
+            ("BOARD|7,7,1|DONE", "6,7 7,8"),
+            ("BOARD|7,7,1|DONE", "SWAP"),
+            ("TURN 7,7", "6,7 7,8"),
+            ("TURN 7,7", "OK"),
+            ("BEGIN", "7,7 9,5 3,3"),
+            ("YXBOARD|7,7,1|DONE", "8,8"),
+            ("START 15", "7,7"),
+            ("ABOUT", "OK"),
+            ("YXSHOWFORBID", "7,7"),
+            ("TURN 7,7", "UNKNOWN x"),
+        ] {
+            assert!(!allowed(lines, reply), "{lines} answered {reply}");
+        }
+        assert!(!fits(None, &answer("7,7")));
+        assert!(!fits(None, &answer("OK")));
+    }
 }

@@ -4,7 +4,8 @@
 //! [`Rules`] (board, k, win condition — freestyle, exactly k, renju, caro — and who starts;
 //! validated at construction), [`Position`] (stones, history, hash, outcome; whether a stone
 //! would win with [`Position::wins_at`]; renju's forbidden moves in [`renju`]; a position from
-//! its stones alone with [`Position::from_stones`]), [`Cell`] notation (`h8` and `x,y`), game
+//! its stones alone with [`Position::from_stones`], or a board editor's, with any stone counts
+//! and the player to move named, with [`Position::from_setup`]), [`Cell`] notation (`h8` and `x,y`), game
 //! [`Record`]s, swap [`Opening`]s, ASCII diagrams, Piskvork's `.psq` files ([`Psq`]) and board [`Symmetry`]s.
 //! Front-ends and the engine build on these types.
 

@@ -162,6 +162,20 @@ pub struct Position {
     history: Vec<Cell>,
     hash: u64,
     outcome: Outcome,
+    setup: Setup,
+}
+
+/// Where the moves of [`Position::history`] begin to alternate. A game played from the empty
+/// board alternates from its first stone, the rules' first player's. A position set up from its
+/// stones ([`Position::from_setup`], say a board editor's, where the counts need not alternate)
+/// starts with `stones` stones that were placed, not played: their owners are read from the
+/// board, and the moves after them alternate from `to_move`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Setup {
+    /// How many of the first stones of the history were placed rather than played.
+    stones: usize,
+    /// Who moves after them.
+    to_move: Player,
 }
 
 impl Position {
@@ -179,6 +193,10 @@ impl Position {
             history: Vec::new(),
             hash,
             outcome: Outcome::Ongoing,
+            setup: Setup {
+                stones: 0,
+                to_move: rules.first(),
+            },
         }
     }
 
@@ -200,10 +218,15 @@ impl Position {
     /// Who plays next (also after the game ended: whose turn it would be).
     #[must_use]
     pub fn to_move(&self) -> Player {
-        if self.history.len() % 2 == 0 {
-            self.rules.first()
+        self.mover_at(self.history.len())
+    }
+
+    /// Who played (or plays) the `i`-th stone of the history, for `i` past the set-up stones.
+    fn mover_at(&self, i: usize) -> Player {
+        if (i - self.setup.stones) % 2 == 0 {
+            self.setup.to_move
         } else {
-            self.rules.first().opponent()
+            self.setup.to_move.opponent()
         }
     }
 
@@ -219,10 +242,20 @@ impl Position {
         self.rules.contains(cell) && self.stones.get(cell).is_none()
     }
 
-    /// The moves played so far, oldest first.
+    /// The stones in the order they came, oldest first: the moves played so far, after the
+    /// [`Position::setup_stones`] a set-up position starts with. Only when there are none does
+    /// [`Position::from_moves`] replay the history into this position.
     #[must_use]
     pub fn history(&self) -> &[Cell] {
         &self.history
+    }
+
+    /// How many of the first stones of [`Position::history`] were placed by
+    /// [`Position::from_setup`] rather than played in turn: 0 for a game played from the empty
+    /// board. [`Position::undo`] stops at them.
+    #[must_use]
+    pub fn setup_stones(&self) -> usize {
+        self.setup.stones
     }
 
     /// Number of stones on the board.
@@ -255,13 +288,16 @@ impl Position {
         self.outcome.is_over()
     }
 
-    /// Every stone with its owner, in the order played.
+    /// Every stone with its owner, in the order of [`Position::history`].
     pub fn stones(&self) -> impl Iterator<Item = (Cell, Player)> + '_ {
-        let first = self.rules.first();
-        self.history
-            .iter()
-            .enumerate()
-            .map(move |(i, &c)| (c, if i % 2 == 0 { first } else { first.opponent() }))
+        self.history.iter().enumerate().map(move |(i, &c)| {
+            let owner = if i < self.setup.stones {
+                self.stones.get(c).expect("a set-up stone is on the board")
+            } else {
+                self.mover_at(i)
+            };
+            (c, owner)
+        })
     }
 
     /// Checks that the side to move may play `cell`: the game goes on, the cell is on the board
@@ -318,8 +354,12 @@ impl Position {
         self.outcome = self.outcome_after(cell, player);
     }
 
-    /// Takes back the last move and returns it (`None` on the empty board).
+    /// Takes back the last move and returns it (`None` on the empty board, or when only the
+    /// set-up stones of [`Position::from_setup`] are left: they were not moves).
     pub fn undo(&mut self) -> Option<Cell> {
+        if self.history.len() == self.setup.stones {
+            return None;
+        }
         let cell = self.history.pop()?;
         let player = self.to_move();
         self.stones.set(cell, None);
@@ -482,14 +522,35 @@ impl Position {
     pub(crate) fn set_outcome(&mut self, outcome: Outcome) {
         self.outcome = outcome;
     }
+
+    /// Puts `player`'s stone on `cell` as a set-up stone: before any move, whoever is to move.
+    /// [`Position::finish_setup`] then says who moves after them.
+    pub(crate) fn place_setup_stone(&mut self, cell: Cell, player: Player) {
+        debug_assert_eq!(
+            self.history.len(),
+            self.setup.stones,
+            "set-up stones come first"
+        );
+        self.stones.set(cell, Some(player));
+        self.history.push(cell);
+        self.setup.stones += 1;
+    }
+
+    /// Ends the set-up: `to_move` moves next. Recomputes the hash and the outcome by scanning.
+    pub(crate) fn finish_setup(&mut self, to_move: Player) {
+        self.setup.to_move = to_move;
+        self.hash = self.fresh_hash();
+        self.outcome = self.scan_outcome();
+    }
 }
 
 impl PartialEq for Position {
     /// Two positions are equal when they have the same rules, stones and side to move (the order
-    /// the stones came in does not matter).
+    /// the stones came in, and whether they were set up or played, does not matter).
     fn eq(&self, other: &Position) -> bool {
         self.rules == other.rules
             && self.history.len() == other.history.len()
+            && self.to_move() == other.to_move()
             && self.stones().all(|(c, p)| other.stone(c) == Some(p))
     }
 }

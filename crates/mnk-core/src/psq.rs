@@ -225,9 +225,13 @@ fn move_line(line: &str) -> Option<(i64, i64)> {
 
 impl Psq {
     /// The game of a position on a bounded board; `None` on the unbounded board, which a psq
-    /// file cannot hold.
+    /// file cannot hold, and for a set-up position ([`Position::setup_stones`]), whose stones a
+    /// psq file's alternating moves cannot give to the right players.
     #[must_use]
     pub fn from_position(pos: &Position) -> Option<Psq> {
+        if pos.setup_stones() > 0 {
+            return None;
+        }
         let (width, height) = pos.rules().size()?;
         Some(Psq {
             width,

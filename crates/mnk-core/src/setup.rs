@@ -1,11 +1,20 @@
 //! A position from its stones alone, when the order they were played in is not known: diagrams,
 //! a Gomocup `BOARD` block, an imported picture.
 //!
-//! The stones are checked (on the board, one per cell, counts that alternating moves reach) and
-//! a history is rebuilt by alternating the two players' stones. A finished game must have been
-//! finished by its last move, so a winning line must belong to the player who moved last, only
-//! one player may have one, and one stone of it must be the one whose removal leaves no win:
-//! that stone goes last in the rebuilt history.
+//! [`Position::from_stones`] asks that a game reach the stones. They are checked (on the board,
+//! one per cell, counts that alternating moves reach) and a history is rebuilt by alternating
+//! the two players' stones. A finished game must have been finished by its last move, so a
+//! winning line must belong to the player who moved last, only one player may have one, and one
+//! stone of it must be the one whose removal leaves no win: that stone goes last in the rebuilt
+//! history.
+//!
+//! [`Position::from_setup`] takes the stones as a board editor leaves them, with the player to
+//! move named: any counts, since an editor (or a manager handing an engine a position to
+//! analyse) need not alternate. When a game reaches the stones with that player to move, the
+//! position is that game's, as from [`Position::from_stones`]; otherwise the stones are set up,
+//! not played (see [`Position::setup_stones`]), and the moves alternate from the player named.
+//! Only what no board can hold is refused: a stone off the board, two on a cell, and a winning
+//! line for both players (the game ends at the first).
 
 use std::collections::HashSet;
 use std::fmt;
@@ -88,15 +97,7 @@ impl Position {
     /// );
     /// ```
     pub fn from_stones(rules: Rules, x: &[Cell], o: &[Cell]) -> Result<Position, SetupError> {
-        let mut seen = HashSet::new();
-        for &c in x.iter().chain(o) {
-            if !rules.contains(c) {
-                return Err(SetupError::OffBoard(c));
-            }
-            if !seen.insert(c) {
-                return Err(SetupError::Duplicate(c));
-            }
-        }
+        check_cells(&rules, x, o)?;
         let first = rules.first();
         let mut stones = [x.to_vec(), o.to_vec()];
         let (nf, ns) = (
@@ -165,6 +166,85 @@ impl Position {
         Ok(pos)
     }
 
+    /// The position with X's stones on `x` and O's on `o`, in any order and in any numbers, and
+    /// `to_move` to move; or why no board holds these stones (off the board, two on a cell, or a
+    /// winning line for each player: [`SetupError`]). This is a board editor's position: the
+    /// counts need not alternate, so nothing is said about how the stones came.
+    ///
+    /// When a game reaches these stones with `to_move` next, the position is that game's, the
+    /// same as [`Position::from_stones`] builds. Otherwise the stones are placed rather than
+    /// played ([`Position::setup_stones`] counts them; [`Position::undo`] stops at them), and
+    /// the moves from here alternate from `to_move`. A winning line on the board makes the game
+    /// won by its owner, whoever is to move; a full board without one is a draw. The rules'
+    /// first player is black under renju whatever the counts: choosing which side that is, is
+    /// the caller's decision.
+    ///
+    /// ```
+    /// use mnk_core::{Cell, Player, Position, Preset, SetupError};
+    /// let cells = |s: &str| s.split_whitespace().map(|c| c.parse::<Cell>().unwrap()).collect::<Vec<_>>();
+    /// let rules = Preset::Gomoku15.rules();
+    /// // X has four stones to O's two and is to move, as an editor may leave it.
+    /// let pos = Position::from_setup(rules, &cells("h7 h8 h9 h10"), &cells("j8 j9"), Player::X).unwrap();
+    /// assert_eq!(pos.to_move(), Player::X);
+    /// assert_eq!(pos.setup_stones(), 6);
+    /// assert!(pos.wins_at("h11".parse().unwrap(), Player::X));
+    /// // Counts a game reaches give the game's position.
+    /// let game = Position::from_setup(rules, &cells("h8"), &cells("j9"), Player::X).unwrap();
+    /// assert_eq!(game.setup_stones(), 0);
+    /// assert_eq!(
+    ///     Position::from_setup(rules, &cells("h8"), &cells("h8"), Player::O),
+    ///     Err(SetupError::Duplicate("h8".parse().unwrap()))
+    /// );
+    /// ```
+    pub fn from_setup(
+        rules: Rules,
+        x: &[Cell],
+        o: &[Cell],
+        to_move: Player,
+    ) -> Result<Position, SetupError> {
+        check_cells(&rules, x, o)?;
+        let first = rules.first();
+        let (nf, ns) = match first {
+            Player::X => (x.len(), o.len()),
+            Player::O => (o.len(), x.len()),
+        };
+        // The player a game would have to move: the first with equal counts, the second when
+        // the first has one stone more; no one for other counts.
+        let in_turn = if nf == ns {
+            Some(first)
+        } else if nf == ns + 1 {
+            Some(first.opponent())
+        } else {
+            None
+        };
+        if in_turn == Some(to_move) {
+            match Position::from_stones(rules, x, o) {
+                Ok(pos) => return Ok(pos),
+                Err(SetupError::BothWon) => return Err(SetupError::BothWon),
+                // A winning line that no last move made: a finished game all the same, set up.
+                Err(_) => {}
+            }
+        }
+        let mut pos = Position::new(rules);
+        // Interleaved from the first player's, so the history reads like a game where it can.
+        let (f, s) = match first {
+            Player::X => ((x, Player::X), (o, Player::O)),
+            Player::O => ((o, Player::O), (x, Player::X)),
+        };
+        for i in 0..x.len().max(o.len()) {
+            for (side, player) in [f, s] {
+                if let Some(&c) = side.get(i) {
+                    pos.place_setup_stone(c, player);
+                }
+            }
+        }
+        if pos.winning_line_of(Player::X).is_some() && pos.winning_line_of(Player::O).is_some() {
+            return Err(SetupError::BothWon);
+        }
+        pos.finish_setup(to_move);
+        Ok(pos)
+    }
+
     /// A winning line of `player`'s stones on the board, found by scanning every run.
     fn winning_line_of(&self, player: Player) -> Option<Vec<Cell>> {
         match self.scan_outcome_of(player) {
@@ -172,6 +252,20 @@ impl Position {
             _ => None,
         }
     }
+}
+
+/// Checks that every stone is on the board and no cell holds two.
+fn check_cells(rules: &Rules, x: &[Cell], o: &[Cell]) -> Result<(), SetupError> {
+    let mut seen = HashSet::new();
+    for &c in x.iter().chain(o) {
+        if !rules.contains(c) {
+            return Err(SetupError::OffBoard(c));
+        }
+        if !seen.insert(c) {
+            return Err(SetupError::Duplicate(c));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Property tests: what is computed incrementally equals what is computed from scratch, and the
 //! notations round-trip.
 
-use mnk_core::{Board, Cell, PlayError, Player, Position, Record, Rules, Win};
+use mnk_core::{Board, Cell, PlayError, Player, Position, Record, Rules, SetupError, Win};
 use proptest::prelude::*;
 
 fn rules_strategy() -> impl Strategy<Value = Rules> {
@@ -122,6 +122,66 @@ proptest! {
                 break;
             }
         }
+    }
+
+    #[test]
+    fn set_up_positions_keep_their_owners_hash_and_outcome(
+        rules in rules_strategy(),
+        choices in prop::collection::vec(any::<usize>(), 0..50),
+        dropped in prop::collection::vec(any::<bool>(), 50),
+        o_to_move in any::<bool>(),
+        later in prop::collection::vec(any::<usize>(), 0..10),
+    ) {
+        // The stones of a game with some of X's taken away: counts no game need reach.
+        let game = play_out(rules, &choices);
+        let mut x = Vec::new();
+        let mut o = Vec::new();
+        for (i, (c, p)) in game.stones().enumerate() {
+            match p {
+                Player::X if !dropped[i] => x.push(c),
+                Player::X => {}
+                Player::O => o.push(c),
+            }
+        }
+        let to_move = if o_to_move { Player::O } else { Player::X };
+        // Taking a stone away may also make a line (a five out of an overline under exactly
+        // five, a caro five no longer closed): two players' lines are the one refusal.
+        let set_up = match Position::from_setup(rules, &x, &o, to_move) {
+            Ok(pos) => pos,
+            Err(e) => {
+                prop_assert_eq!(e, SetupError::BothWon);
+                return Ok(());
+            }
+        };
+        prop_assert_eq!(set_up.to_move(), to_move);
+        prop_assert_eq!(set_up.ply(), x.len() + o.len());
+        for &c in &x {
+            prop_assert_eq!(set_up.stone(c), Some(Player::X));
+        }
+        for &c in &o {
+            prop_assert_eq!(set_up.stone(c), Some(Player::O));
+        }
+        prop_assert_eq!(set_up.stones().count(), set_up.ply());
+        let mut pos = set_up.clone();
+        let mut played = 0;
+        loop {
+            prop_assert_eq!(pos.hash(), pos.fresh_hash());
+            let scanned = pos.scan_outcome();
+            prop_assert_eq!(pos.outcome().is_over(), scanned.is_over(), "{}", pos);
+            prop_assert_eq!(pos.outcome().winner(), scanned.winner(), "{}", pos);
+            let moves = pos.legal_moves();
+            if played == later.len() || moves.is_empty() {
+                break;
+            }
+            pos.play(moves[later[played] % moves.len()]);
+            played += 1;
+        }
+        for _ in 0..played {
+            prop_assert!(pos.undo().is_some());
+        }
+        prop_assert_eq!(&pos, &set_up);
+        prop_assert_eq!(pos.hash(), set_up.hash());
+        prop_assert_eq!(pos.undo().is_some(), set_up.setup_stones() < set_up.ply());
     }
 
     #[test]

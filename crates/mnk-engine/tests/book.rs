@@ -1,6 +1,6 @@
 //! Solved opening books: written, read back, and checked against the solver.
 
-use mnk_core::{Position, Rules, Symmetry};
+use mnk_core::{Player, Position, Rules, Symmetry};
 use mnk_engine::solver::book::{Book, BookError};
 use mnk_engine::solver::book_index::BookIndex;
 use mnk_engine::solver::Solver;
@@ -129,4 +129,23 @@ fn a_book_index_knows_nothing_of_other_rules() {
         .parse()
         .unwrap();
     assert!(BookIndex::new(&renju).is_err());
+}
+
+#[test]
+fn a_book_index_looks_up_set_up_positions_only_when_a_game_has_them() {
+    let rules: Rules = "3x3x3".parse().unwrap();
+    let mut solver = Solver::for_rules(&rules).unwrap();
+    let book = Book::build(&mut solver, &Position::new(rules), 2, &Limits::none()).unwrap();
+    let index = BookIndex::new(&book).unwrap();
+    let b2 = "b2".parse().unwrap();
+    // X's stone with O to move: the game after X's b2, which the book holds.
+    let game = Position::from_setup(rules, &[b2], &[], Player::O).unwrap();
+    assert_eq!(game.setup_stones(), 0);
+    assert!(index.get(&game).is_some());
+    // The same stone with X to move again is set up: no game has it, and the book's value (for
+    // O to move) would be wrong for it.
+    let set_up = Position::from_setup(rules, &[b2], &[], Player::X).unwrap();
+    assert_eq!(index.get(&set_up), None);
+    // Nor are the positions after it (X then has two stones to none).
+    assert!(index.answer(&set_up).moves.is_empty());
 }

@@ -3,11 +3,13 @@
 //!
 //! The session keeps the stones as the protocol gives them (own, opponent's, winning-line) in the
 //! order they arrived, not as an mnk-core [`Position`]: `BOARD` may list them in any order and
-//! `TAKEBACK` may remove any of them. Each move request builds the [`Position`] afresh from an
-//! mnk-core diagram of the stones: the side with more stones began (the brain, when the counts
-//! are equal, since it is to move), and mnk-core decides whether the position can arise and
-//! whether it is over. Errors are [`SessionError`]s, turned into `ERROR …` lines in one place
-//! ([`Session::handle`]).
+//! `TAKEBACK` may remove any of them. Each move request builds the [`Position`] afresh from the
+//! stones with the brain to move, whatever the counts: board editors and analysis GUIs send
+//! positions no alternating game reaches, and a manager that asks for a move must get one.
+//! mnk-core's [`Position::from_setup`] builds it (a game's position when the counts alternate,
+//! set-up stones otherwise) and says whether it is over; X, black under renju, is the side with
+//! more stones, or the side to move when the counts are equal (see [`Session::position`]).
+//! Errors are [`SessionError`]s, turned into `ERROR …` lines in one place ([`Session::handle`]).
 //!
 //! Thinking happens inside [`Session::handle`], on the caller's thread; the caller passes the
 //! stop flag that the reader thread raises on `YXSTOP` or `END` (see [`crate::stdio`]).
@@ -100,25 +102,7 @@ pub enum SessionError {
     /// `BEGIN` on a board with stones.
     #[error("BEGIN needs an empty board, but it holds stones ({0}): send RESTART first, or BOARD")]
     BeginNotEmpty(usize),
-    /// The stones cannot have been played in turn with the brain to move.
-    #[error("{own} own and {opponent} opponent stones cannot arise with the brain to move (players alternate)")]
-    NotOurTurn {
-        /// The brain's stones.
-        own: usize,
-        /// The opponent's stones.
-        opponent: usize,
-    },
-    /// Stones whose counts no alternating game reaches.
-    #[error(
-        "{own} own and {opponent} opponent stones cannot arise in a game where players alternate"
-    )]
-    Unbalanced {
-        /// The brain's stones.
-        own: usize,
-        /// The opponent's stones.
-        opponent: usize,
-    },
-    /// Stones no game reaches (say, two winning lines).
+    /// Stones no board holds (two winning lines).
     #[error("{0}")]
     Setup(SetupError),
     /// Field-3 stones: a continuous game going on past a five.
@@ -145,6 +129,15 @@ pub enum SessionError {
     /// The engine could not move.
     #[error("the engine cannot move: {0}")]
     Engine(String),
+}
+
+/// Whose turn a position is built for (see `Session::position`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// A move request: the brain is to move.
+    Brain,
+    /// After the brain's move: the opponent is to move.
+    Opponent,
 }
 
 /// Whether the conversation goes on after a command.
@@ -357,9 +350,9 @@ impl Session {
 
     /// The answer to `YXSHOWFORBID`, Yixin's way: `FORBID ` then black's forbidden cells as
     /// four digits each (column, then row from the top, two digits apiece), in reading order,
-    /// then `.`. Black is the player who began: the side with more stones, or the brain when
-    /// the counts are equal (as for a move request). Under other rules, or with no position
-    /// the rules allow, there are none: `FORBID .`.
+    /// then `.`. Black is the side with more stones, or the brain when
+    /// the counts are equal (as for a move request, see [`Session::position`]). Under other
+    /// rules, or with no position the rules allow, there are none: `FORBID .`.
     fn show_forbid(&self) -> String {
         let mut coords = self.forbidden_coords().unwrap_or_default();
         coords.sort_by_key(|c| (c.y, c.x));
@@ -376,14 +369,7 @@ impl Session {
             return None;
         }
         let frame = self.frame?;
-        let own = self.cells_of(frame, Field::Own);
-        let opponent = self.cells_of(frame, Field::Opponent);
-        let (black, white) = if own.len() >= opponent.len() {
-            (own, opponent)
-        } else {
-            (opponent, own)
-        };
-        let pos = Position::from_stones(rules, &black, &white).ok()?;
+        let pos = self.position(rules, Side::Brain).ok()?;
         Some(
             pos.forbidden_cells()
                 .into_iter()
@@ -411,17 +397,6 @@ impl Session {
         (own, opponent)
     }
 
-    /// Checks that the brain is to move with these stones: own = opponent (the brain began) or
-    /// own + 1 = opponent (the opponent began).
-    fn check_our_turn(stones: &[BoardStone]) -> Result<(), SessionError> {
-        let (own, opponent) = Session::counts(stones);
-        if own == opponent || own + 1 == opponent {
-            Ok(())
-        } else {
-            Err(SessionError::NotOurTurn { own, opponent })
-        }
-    }
-
     /// Checks that a block's cells are on the board and distinct.
     fn check_block(&self, stones: &[BoardStone]) -> Result<(), SessionError> {
         let mut seen = std::collections::HashSet::new();
@@ -443,26 +418,42 @@ impl Session {
             .collect()
     }
 
-    /// The mnk-core position of the stones, the brain to move. X is the player who began.
-    fn position(&self, rules: Rules) -> Result<(Position, Player), SessionError> {
+    /// The mnk-core position of the stones with `to_move` to move, whatever the counts; an
+    /// error when no board holds the stones or the game is over.
+    ///
+    /// X is black, the player renju's rules bind: the side with more stones, since black moves
+    /// first and so never has fewer in a game; with equal counts the side to move, as in a game
+    /// (the brain, at a move request). So the colours are a game's whenever the counts are a
+    /// game's, and otherwise the ones that stay closest to a game.
+    fn position(&self, rules: Rules, to_move: Side) -> Result<Position, SessionError> {
         let frame = self.frame.ok_or(SessionError::NoBoard)?;
         if self.stones.iter().any(|s| s.field == Field::WinningLine) {
             return Err(SessionError::ContinuousStones);
         }
-        Session::check_our_turn(&self.stones)?;
         let (own, opponent) = (
             self.cells_of(frame, Field::Own),
             self.cells_of(frame, Field::Opponent),
         );
-        let brain_began = own.len() == opponent.len();
-        let (first, second) = if brain_began {
-            (own, opponent)
-        } else {
-            (opponent, own)
+        let brain_is_black = match own.len().cmp(&opponent.len()) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => to_move == Side::Brain,
         };
-        let brain = if brain_began { Player::X } else { Player::O };
-        let pos = setup(rules, &first, &second, brain)?;
-        Ok((pos, brain))
+        let (brain, x, o) = if brain_is_black {
+            (Player::X, own, opponent)
+        } else {
+            (Player::O, opponent, own)
+        };
+        let mover = if to_move == Side::Brain {
+            brain
+        } else {
+            brain.opponent()
+        };
+        let pos = Position::from_setup(rules, &x, &o, mover).map_err(SessionError::Setup)?;
+        if pos.is_over() {
+            return Err(SessionError::GameOver(describe_end(&pos, Some(brain))));
+        }
+        Ok(pos)
     }
 
     /// The bot for `rules` with `options` (table size, threads), made anew only when the rules
@@ -523,19 +514,8 @@ impl Session {
     /// How the game ended, if the stones hold a winning line or fill the board, the opponent to
     /// move; `None` when it goes on or the rules or stones are not playable.
     fn game_over(&self) -> Option<String> {
-        let frame = self.frame?;
         let rules = self.rules().ok()?;
-        let (own, opponent) = (
-            self.cells_of(frame, Field::Own),
-            self.cells_of(frame, Field::Opponent),
-        );
-        // It is the opponent's turn: with equal counts the opponent began.
-        let result = if own.len() > opponent.len() {
-            setup(rules, &own, &opponent, Player::X)
-        } else {
-            setup(rules, &opponent, &own, Player::O)
-        };
-        match result {
+        match self.position(rules, Side::Opponent) {
             Err(SessionError::GameOver(why)) => Some(why),
             _ => None,
         }
@@ -614,7 +594,7 @@ impl Session {
         }
         let frame = self.frame.ok_or(SessionError::NoBoard)?;
         let rules = self.rules()?;
-        let (pos, _) = self.position(rules)?;
+        let pos = self.position(rules, Side::Brain)?;
         let choice = self.search(&pos, stop, out)?;
         let at = frame
             .coord(choice.cell)
@@ -655,10 +635,6 @@ impl Session {
             at: c,
             field: Field::Opponent,
         });
-        if let Err(e) = Session::check_our_turn(&self.stones) {
-            self.stones.pop();
-            return Err(e);
-        }
         // The opponent's stone is on the board now, whether or not the brain can answer.
         self.move_request(stop, out)
     }
@@ -670,18 +646,14 @@ impl Session {
         out: &mut dyn FnMut(&str),
     ) -> Result<String, SessionError> {
         self.check_block(&stones)?;
-        Session::check_our_turn(&stones)?;
         self.stones = stones;
         self.move_request(stop, out)
     }
 
     fn yxboard(&mut self, stones: Vec<BoardStone>) -> Result<(), SessionError> {
         self.frame.ok_or(SessionError::NoBoard)?;
+        // Any counts: the move requests that follow play from it as from a BOARD.
         self.check_block(&stones)?;
-        let (own, opponent) = Session::counts(&stones);
-        if own.abs_diff(opponent) > 1 {
-            return Err(SessionError::Unbalanced { own, opponent });
-        }
         self.stones = stones;
         Ok(())
     }
@@ -700,7 +672,7 @@ impl Session {
     fn play(&mut self, c: Coord) -> Result<String, SessionError> {
         let frame = self.frame_checked(c)?;
         let rules = self.rules()?;
-        let (pos, _) = self.position(rules)?;
+        let pos = self.position(rules, Side::Brain)?;
         let cell = frame.cell(c).expect("checked on the board");
         pos.check_move(cell).map_err(|e| match e {
             PlayError::Occupied(_) => SessionError::Occupied(c),

@@ -223,3 +223,22 @@ fn the_end_of_input_ends_the_brain() {
     drop(brain.stdin.take());
     assert!(brain.exited_within(Duration::from_secs(2)));
 }
+
+#[test]
+fn a_position_with_uneven_counts_is_played_not_refused() {
+    // Issue 28's lines, as Piskvork's board editor sends them: four own stones to three, the
+    // brain to move. Any answer but a move would make Piskvork stop the brain; 7,6 and 7,11 win.
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    assert_eq!(brain.answer(Duration::from_secs(10)), "OK");
+    for line in [
+        "BOARD", "7,7,1", "7,8,1", "7,9,1", "7,10,1", "8,8,2", "8,9,2", "8,10,2", "DONE",
+    ] {
+        brain.send(line);
+    }
+    // The default 5 s per move, and room for a busy machine.
+    let answer = brain.answer(Duration::from_secs(10));
+    assert!(["7,6", "7,11"].contains(&answer.as_str()), "{answer}");
+    brain.send("END");
+    assert!(brain.exited_within(Duration::from_secs(1)));
+}

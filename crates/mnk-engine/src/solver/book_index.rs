@@ -116,13 +116,36 @@ impl BookIndex {
     }
 
     /// The book's value and best move for `pos` (any move order, any symmetric image), if it
-    /// holds the position under these rules.
+    /// holds the position under these rules. The book's positions are games', so a set-up
+    /// position (see `Position::from_setup`) is looked up only when its stones and side to move
+    /// are a game's.
     #[must_use]
     pub fn get(&self, pos: &Position) -> Option<Known> {
         if pos.rules() != &self.rules {
             return None;
         }
-        self.positions.get(&self.key_of(pos.history())).copied()
+        // The key says where each player's stones lie, not who is to move: a game's side to
+        // move follows from the counts, and a set-up position's must be that one.
+        let first = self.rules.first();
+        let (mut key, mut count) = ((0u64, 0u64), (0usize, 0usize));
+        for (c, p) in pos.stones() {
+            if p == first {
+                key.0 |= self.bit(c);
+                count.0 += 1;
+            } else {
+                key.1 |= self.bit(c);
+                count.1 += 1;
+            }
+        }
+        let in_turn = match count.0.checked_sub(count.1) {
+            Some(0) => first,
+            Some(1) => first.opponent(),
+            _ => return None,
+        };
+        if pos.to_move() != in_turn {
+            return None;
+        }
+        self.positions.get(&key).copied()
     }
 
     /// What the book knows about `pos` and each of its legal moves (nothing for other rules or a
@@ -187,14 +210,18 @@ impl BookIndex {
     /// rules' first player, so the parity of a move says whose stone it is).
     fn key_of(&self, moves: &[Cell]) -> Key {
         let mut key = (0u64, 0u64);
-        for (i, c) in moves.iter().enumerate() {
-            let bit = 1u64 << (c.y as u32 * self.width + c.x as u32);
+        for (i, &c) in moves.iter().enumerate() {
             if i % 2 == 0 {
-                key.0 |= bit;
+                key.0 |= self.bit(c);
             } else {
-                key.1 |= bit;
+                key.1 |= self.bit(c);
             }
         }
         key
+    }
+
+    /// The bit of `cell` in a key.
+    fn bit(&self, cell: Cell) -> u64 {
+        1u64 << (cell.y as u32 * self.width + cell.x as u32)
     }
 }

@@ -77,6 +77,51 @@ impl Bot for UntilStopped {
     }
 }
 
+/// The brain's own bot (`mnk_gomocup::strongest_bot`, a small table, one thread), each search
+/// held to [`STRONGEST_NODES`] nodes with no deadline, so that it plays the same moves on every
+/// run and on a loaded machine.
+pub struct Strongest(Box<dyn Bot>);
+
+/// The nodes of each search of [`Strongest`]: enough for a win in one or a forced block.
+pub const STRONGEST_NODES: u64 = 50_000;
+
+impl Strongest {
+    fn new(rules: &Rules) -> Result<Strongest, BotError> {
+        let options = BotOptions {
+            hash_bytes: Some(1 << 20),
+            threads: 1,
+        };
+        Ok(Strongest(mnk_gomocup::strongest_bot(rules, options)?))
+    }
+
+    fn limits(limits: &Limits) -> Limits {
+        Limits {
+            max_depth: limits.max_depth,
+            max_nodes: Some(STRONGEST_NODES),
+            deadline: None,
+            stop: limits.stop.clone(),
+        }
+    }
+}
+
+impl Bot for Strongest {
+    fn id(&self) -> &'static str {
+        self.0.id()
+    }
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        self.0.choose(pos, &Strongest::limits(limits))
+    }
+    fn choose_with_info(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<Choice, BotError> {
+        self.0
+            .choose_with_info(pos, &Strongest::limits(limits), info)
+    }
+}
+
 /// A swap2 bot that judges every position lost for the side to move (so it always swaps).
 pub struct Pessimist;
 
@@ -107,8 +152,9 @@ impl Bot for Even {
 
 pub fn maker(name: &str) -> impl Fn(&Rules, BotOptions) -> Result<Box<dyn Bot>, BotError> + Send {
     let name = name.to_string();
-    move |_rules: &Rules, _options: BotOptions| -> Result<Box<dyn Bot>, BotError> {
+    move |rules: &Rules, _options: BotOptions| -> Result<Box<dyn Bot>, BotError> {
         Ok(match name.as_str() {
+            "strongest" => Box::new(Strongest::new(rules)?),
             "nearest" => Box::new(Nearest),
             "bottom-left" => Box::new(BottomLeft),
             "until-stopped" => Box::new(UntilStopped),

@@ -2,9 +2,11 @@
 //!
 //! - `> text` is a line the manager sends (a LF is appended); `>> text` is sent as is, without
 //!   a line end. Both understand the escapes `\r`, `\n`, `\t`, `\\` and `\xHH`.
-//! - `< text` is a line the brain must answer; `< <move>` matches any `x,y`, and a pattern
-//!   ending in `*` matches any line that starts with what comes before the `*`.
-//! - `bot: NAME` picks the deterministic test bot (`nearest` by default, see `common`);
+//! - `< text` is a line the brain must answer; `< <move>` matches any `x,y`, `< <move: 7,6
+//!   7,11>` one of the moves listed, and a pattern ending in `*` matches any line that starts
+//!   with what comes before the `*`.
+//! - `bot: NAME` picks the deterministic test bot (`nearest` by default; `strongest` is the
+//!   brain's own engine held to a fixed number of nodes; see `common`);
 //!   `messages: keep` compares `MESSAGE` lines too (by default they are skipped, as managers do).
 //! - `#` starts a comment line.
 
@@ -86,6 +88,11 @@ pub fn is_move(line: &str) -> bool {
 pub fn matches(pattern: &str, line: &str) -> bool {
     if pattern == "<move>" {
         is_move(line)
+    } else if let Some(list) = pattern
+        .strip_prefix("<move: ")
+        .and_then(|p| p.strip_suffix('>'))
+    {
+        is_move(line) && list.split_whitespace().any(|m| m == line)
     } else if let Some(prefix) = pattern.strip_suffix('*') {
         line.starts_with(prefix)
     } else {
