@@ -1,9 +1,11 @@
-// Analysis mode (A): the engine thinks about the position shown, continuously, streamed from
-// GET /api/analyse (server-sent events): depth, score and principal variation, the top candidate
-// moves, an evaluation bar and a graph of the evaluation over the game. Moving on closes the
-// stream (the server stops the search at once) and opens one for the new position. Every score
-// is shown from X's point of view.
+// Analysis mode (A): the engine thinks about the position shown, continuously, on this device
+// (engine.js: each iteration posted by the worker) or streamed from GET /api/analyse
+// (server-sent events): depth, score and principal variation, the top candidate moves, an
+// evaluation bar and a graph of the evaluation over the game. Moving on stops the search (the
+// worker is replaced, or the server stops at once when the stream closes) and starts one for the
+// new position. Every score is shown from X's point of view.
 
+import { analyseOnDevice, answersLocally } from './engine.js';
 import { rulesToString } from './notation.js';
 import { ongoing, position, store } from './store.js';
 import { render, scoreForX } from './view.js';
@@ -32,38 +34,67 @@ function start() {
     return;
   }
   const query = new URLSearchParams({ rules: rulesToString(store.rules), moves: node.moves.join('.'), multipv: String(CANDIDATES), max_ms: String(MAX_MS) });
+  if (answersLocally('analyse')) startOnDevice(query, node);
+  else startOnServer(query, node);
+  render();
+}
+
+/** Takes one report of the search about `node` (`info`, `progress` or the last, `done`). */
+function report(kind, data, node) {
+  const { analysis } = store;
+  analysis.events += 1;
+  if (kind === 'progress') {
+    analysis.progress = data;
+  } else {
+    analysis.report = data;
+    analysis.progress = data;
+    if (data.lines && data.lines.length) node.evalForX = scoreForX(data.lines[0].value, data.to_move);
+  }
+  if (kind === 'done') {
+    analysis.state = 'done';
+    close();
+  }
+  render();
+}
+
+/** The search ended without a last report: say so (or keep what it found). */
+function ended() {
+  store.analysis.state = store.analysis.report ? 'done' : 'unavailable';
+  close();
+  render();
+}
+
+function startOnDevice(query, node) {
+  const ctl = new AbortController();
+  const handle = { close: () => ctl.abort() };
+  source = handle;
+  const mine = () => source === handle && store.tree.cursor === node;
+  analyseOnDevice(query.toString(), (data) => mine() && report('info', data, node), { signal: ctl.signal })
+    .then(({ status, body }) => {
+      if (!mine()) return;
+      if (status === 200) report('done', body, node);
+      else ended();
+    })
+    .catch((error) => {
+      if (!mine()) return;
+      // The device's engine gave up: the server analyses instead.
+      if (error.kind === 'failed') startOnServer(query, node);
+      else ended();
+    });
+}
+
+function startOnServer(query, node) {
   const es = new EventSource(`api/analyse?${query}`);
   source = es;
   const mine = () => source === es && store.tree.cursor === node;
-  const report = (kind) => (e) => {
-    if (!mine()) return;
-    const data = JSON.parse(e.data);
-    analysis.events += 1;
-    if (kind === 'progress') {
-      analysis.progress = data;
-    } else {
-      analysis.report = data;
-      analysis.progress = data;
-      if (data.lines && data.lines.length) node.evalForX = scoreForX(data.lines[0].value, data.to_move);
-    }
-    if (kind === 'done') {
-      analysis.state = 'done';
-      close();
-    }
-    render();
-  };
-  es.addEventListener('info', report('info'));
-  es.addEventListener('progress', report('progress'));
-  es.addEventListener('done', report('done'));
+  for (const kind of ['info', 'progress', 'done']) {
+    es.addEventListener(kind, (e) => mine() && report(kind, JSON.parse(e.data), node));
+  }
   es.addEventListener('error', () => {
     // A refusal (busy, rate limited) or a lost connection: EventSource would retry by itself and
     // start again; stop, and say so.
-    if (!mine()) return;
-    analysis.state = analysis.report ? 'done' : 'unavailable';
-    close();
-    render();
+    if (mine()) ended();
   });
-  render();
 }
 
 /**

@@ -1,5 +1,9 @@
-// Every call to the server goes through here: JSON in, JSON out, a timeout on each request and
-// a way to cancel it, and one error type the page can show. Nothing waits forever.
+// Every engine request goes through here: JSON in, JSON out, a timeout on each request and a way
+// to cancel it, and one error type the page can show. Nothing waits forever. The request is
+// answered by the engine on this device when engine.js says so (the same JSON, from the same
+// code), else by the server.
+
+import { answersLocally, ask } from './engine.js';
 
 export const TIMEOUT_MS = 20000;
 
@@ -24,7 +28,48 @@ export class RequestError extends Error {
  * `signal` cancels the request (a new game, an undo); it then rejects with kind "aborted".
  * `headers` are sent besides (a room's long poll names its seat's token in one).
  */
-export async function call(path, body, { signal, timeoutMs = TIMEOUT_MS, headers = {} } = {}) {
+export async function call(path, body, options = {}) {
+  if (answersLocally(path)) return callDevice(path, body, options);
+  return callServer(path, body, options);
+}
+
+/** Asks the engine on this device, with the same timeout, cancelling and errors as the server. */
+async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
+  const ctl = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ctl.abort();
+  }, timeoutMs);
+  const onAbort = () => ctl.abort();
+  if (signal) {
+    if (signal.aborted) ctl.abort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
+  try {
+    let reply;
+    try {
+      reply = await ask(path, body, { signal: ctl.signal });
+    } catch (e) {
+      if (timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
+      if (e.kind === 'aborted') throw new RequestError('aborted', 'cancelled');
+      // The device's engine gave up (it failed to start): the server answers instead.
+      return callServer(path, body, { signal, timeoutMs });
+    }
+    const { status, body: json } = reply;
+    if (status !== 200) {
+      const err = json && json.error;
+      throw new RequestError('http', err && err.message ? err.message : `error ${status}`, status, err && err.code ? err.code : undefined);
+    }
+    return json;
+  } finally {
+    clearTimeout(timer);
+    if (signal) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Asks the server. */
+async function callServer(path, body, { signal, timeoutMs = TIMEOUT_MS, headers = {} } = {}) {
   const ctl = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

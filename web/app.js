@@ -5,9 +5,11 @@
 // flow; view.js what is drawn; tools.js the heat map; dialog.js the new game; link.js the
 // address; opening.js the swap openings' choice; errors.js the error box; exact.js, analysis.js,
 // review.js, explorer.js and share.js the study tools; room.js games with a friend on another
-// device; keys.js the shortcuts; settings.js what the browser keeps.
+// device; keys.js the shortcuts; settings.js what the browser keeps; engine.js where the
+// computer thinks (on this device by default, in a Web Worker).
 
 import { call } from './api.js';
+import { chooseThinking, engine, onEngineChange, startEngine } from './engine.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
 import { refreshAnalysis, toggleAnalysis } from './analysis.js';
 import { refreshExact, toggleExact } from './exact.js';
@@ -34,6 +36,16 @@ function toggleNumbers() {
   settings.numbers = !settings.numbers;
   saveSettings();
   render();
+}
+
+/** The indicator beside the title: where the computer thinks, and whether its engine loads. */
+function renderEngineWhere() {
+  const where = $('engine-where');
+  const state = engine.state;
+  where.dataset.state = state;
+  where.textContent = t({ ready: 'engineDevice', loading: 'engineLoading', server: 'engineServer', failed: 'engineFailed' }[state]);
+  where.title = t(state === 'ready' || state === 'loading' ? 'engineDeviceTitle' : 'engineServerTitle');
+  $('sel-thinking').value = settings.thinking === 'server' ? 'server' : 'device';
 }
 
 function setTheme(theme) {
@@ -125,6 +137,11 @@ function bind() {
     saveSettings();
     render();
   });
+  $('sel-thinking').addEventListener('change', (e) => {
+    chooseThinking(e.target.value);
+    saveSettings();
+  });
+  onEngineChange(renderEngineWhere);
   $('sel-theme').addEventListener('change', (e) => {
     setTheme(e.target.value);
     saveSettings();
@@ -138,6 +155,7 @@ function bind() {
 
 function afterLanguage() {
   $('sel-lang').value = lang();
+  renderEngineWhere();
   grid.relabel();
   render();
   relabelDialog();
@@ -230,8 +248,21 @@ async function main() {
   await setLanguage(settings.lang && settings.lang in LANGUAGES ? settings.lang : detectLanguage());
   $('sel-lang').value = lang();
   bind();
+  // The board is drawn and playable first; the engine loads beside it (the server answers until
+  // it is ready).
+  startEngine();
+  renderEngineWhere();
+  registerServiceWorker();
   await loadCatalogue();
   openFirstGame();
+}
+
+/** The service worker keeps the page and its engine for offline visits (sw.js). */
+function registerServiceWorker() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register('sw.js').catch(() => {
+    /* no offline copy: the page still works online */
+  });
 }
 
 translatePage();

@@ -11,7 +11,7 @@ export function describeError(err) {
   if (typeof err === 'string') return err;
   if (!(err instanceof RequestError)) return t('errUnexpected', { message: String(err && err.message ? err.message : err) });
   if (err.kind === 'timeout') return t('errTimeout');
-  if (err.kind === 'network') return t('errNetwork');
+  if (err.kind === 'network') return t(navigator.onLine === false ? 'errOffline' : 'errNetwork');
   if (err.status === 503) return t('errBusy');
   if (err.status >= 500) return t('errServer', { status: err.status });
   return t('errRefused', { message: err.message });

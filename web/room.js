@@ -87,7 +87,15 @@ function askForRoom() {
   if (!store.rules) return;
   $('room-rules').textContent = rulesTitle(store.rules);
   syncOpeningField();
+  syncNetwork();
   $('dlg-room').showModal();
+}
+
+/** Rooms live on the server: offline, the dialog says so and cannot create one. */
+function syncNetwork() {
+  const offline = navigator.onLine === false;
+  $('room-offline').hidden = !offline;
+  $('room-create').disabled = offline;
 }
 
 /** With a swap opening a note says who opens and whose clock runs while it is played. */
@@ -430,6 +438,8 @@ export function bindRoom() {
   $('room-create').addEventListener('click', createRoom);
   $('room-opening').addEventListener('change', syncOpeningField);
   $('room-cancel').addEventListener('click', () => $('dlg-room').close());
+  addEventListener('online', syncNetwork);
+  addEventListener('offline', syncNetwork);
   $('room-copy').addEventListener('click', copyLink);
   $('room-resign').addEventListener('click', () => act('resign'));
   $('room-draw').addEventListener('click', () => act('draw'));

@@ -268,4 +268,16 @@ export default {
   roomFriend: 'Your friend',
   roomOpener: 'The opener',
   roomChooser: 'The chooser',
+
+  thinkWhere: 'Where the computer thinks',
+  thinkDevice: 'Think here',
+  thinkServer: 'Think on server',
+  engineDevice: 'thinks on this device',
+  engineLoading: 'loading its engine…',
+  engineServer: 'thinks on the server',
+  engineFailed: 'thinks on the server (this browser cannot run its engine)',
+  engineDeviceTitle: 'The computer plays, analyses and solves on this device, also offline.',
+  engineServerTitle: 'The computer thinks on the server: choose “Think here” to play offline.',
+  roomNeedsNetwork: 'Rooms need the network: you are offline. Games against the computer go on here.',
+  errOffline: 'You are offline: rooms and shared games need the network. Games against the computer go on here.',
 };

@@ -299,4 +299,16 @@ export default {
   roomFriend: 'Twój znajomy',
   roomOpener: 'Otwierający',
   roomChooser: 'Wybierający',
+
+  thinkWhere: 'Gdzie myśli komputer',
+  thinkDevice: 'Myśl tutaj',
+  thinkServer: 'Myśl na serwerze',
+  engineDevice: 'myśli na tym urządzeniu',
+  engineLoading: 'wczytuje silnik…',
+  engineServer: 'myśli na serwerze',
+  engineFailed: 'myśli na serwerze (ta przeglądarka nie uruchomi silnika)',
+  engineDeviceTitle: 'Komputer gra, analizuje i rozwiązuje na tym urządzeniu, także bez sieci.',
+  engineServerTitle: 'Komputer myśli na serwerze: wybierz „Myśl tutaj”, aby grać bez sieci.',
+  roomNeedsNetwork: 'Pokoje wymagają sieci: jesteś offline. Gry z komputerem działają dalej tutaj.',
+  errOffline: 'Jesteś offline: pokoje i udostępnione gry wymagają sieci. Gry z komputerem działają dalej tutaj.',
 };

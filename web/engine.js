@@ -1,0 +1,262 @@
+// Where the page's thinking happens: on this device, in a Web Worker running the engine compiled
+// to WebAssembly (engine-worker.js, crates/mnk-wasm), or on the server. Both answer the same
+// requests with the same JSON from the same Rust code (mnk-api), so api.js sends a request to
+// whichever is in use and the rest of the page cannot tell.
+//
+// The device is the default. The server answers while the module loads (unless the browser is
+// offline: then the request waits for it), and for good when the browser has no WebAssembly or
+// workers, when the module fails to start, or when the player chooses the server in the
+// settings. Rooms and shared games are always the server's.
+//
+// Stopping: the module thinks synchronously, so a search that is no longer wanted (a new game,
+// an undo, leaving analysis) is stopped by terminating the worker; a new one starts at once from
+// the module compiled on the first load and the books already fetched.
+
+import { settings } from './settings.js';
+
+/** The requests the device answers; everything else (rooms, health) goes to the server. */
+const LOCAL = new Set(['state', 'move', 'hint', 'opening', 'weights', 'solve', 'tree', 'import', 'export', 'presets', 'bots', 'analyse']);
+
+const MODULE_URL = 'engine/mnk.wasm';
+const BOOKS_URL = 'engine/books.json';
+
+/** The engine's state, for the indicator: `loading`, `ready`, `failed` or `server`. */
+export const engine = { state: 'loading', why: '', books: 0, restarts: 0 };
+
+const listeners = new Set();
+let worker = null;
+let compiled = null; // { module, books }
+let readyWaiters = [];
+let queue = []; // jobs not yet sent
+let running = null; // the job the worker is on
+let nextId = 1;
+
+/** Calls `listener` whenever the engine's state changes (the indicator redraws). */
+export function onEngineChange(listener) {
+  listeners.add(listener);
+}
+
+function setState(state, why = '') {
+  engine.state = state;
+  engine.why = why;
+  for (const listener of listeners) listener(engine);
+  if (state === 'ready' || state === 'failed' || state === 'server') {
+    const waiters = readyWaiters;
+    readyWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+/** Whether this browser can run the engine at all. */
+export function deviceSupported() {
+  return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function' && typeof Worker === 'function';
+}
+
+/** Whether the device should answer `path` now (else the server does). */
+export function answersLocally(path) {
+  const name = path.split('?')[0];
+  if (!LOCAL.has(name)) return false;
+  if (engine.state === 'ready') return true;
+  // A worker restarting after a stop is ready within milliseconds: wait for it. While the module
+  // loads for the first time the server answers, unless there is no network to reach it.
+  return engine.state === 'loading' && (compiled !== null || navigator.onLine === false);
+}
+
+/** Starts the engine on this device, or settles on the server (the settings or the browser say so). */
+export function startEngine() {
+  if (settings.thinking === 'server') {
+    setState('server');
+    return;
+  }
+  if (!deviceSupported()) {
+    setState('failed', 'unsupported');
+    return;
+  }
+  setState('loading');
+  load()
+    .then(() => spawn())
+    .catch((error) => fail(error));
+}
+
+/** Switches between the device and the server (the setting). */
+export function chooseThinking(where) {
+  settings.thinking = where;
+  stopWorker();
+  rejectAll('aborted', 'the engine moved');
+  if (where === 'server') setState('server');
+  else if (compiled) {
+    setState('loading');
+    spawn();
+  } else startEngine();
+}
+
+async function load() {
+  const response = await fetch(MODULE_URL);
+  if (!response.ok) throw new Error(`the engine module is not served (HTTP ${response.status})`);
+  const module = WebAssembly.compileStreaming && /wasm/.test(response.headers.get('Content-Type') || '')
+    ? await WebAssembly.compileStreaming(response)
+    : await WebAssembly.compile(await response.arrayBuffer());
+  let books = [];
+  try {
+    const names = await (await fetch(BOOKS_URL)).json();
+    books = await Promise.all(names.map(async (name) => ({ name, text: await (await fetch(name)).text() })));
+  } catch {
+    // Without its books the device still solves; only slower on the boards they cover.
+    books = [];
+  }
+  compiled = { module, books };
+}
+
+function fail(error) {
+  stopWorker();
+  setState('failed', String(error && error.message ? error.message : error));
+  rejectAll('failed', engine.why);
+}
+
+function spawn() {
+  stopWorker();
+  let w;
+  try {
+    w = new Worker('engine-worker.js');
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  worker = w;
+  w.onmessage = (e) => onMessage(w, e.data);
+  w.onerror = (e) => {
+    if (worker !== w) return;
+    e.preventDefault();
+    fail(e.message || 'the engine worker failed');
+  };
+  w.postMessage({ type: 'init', module: compiled.module, books: compiled.books });
+}
+
+function stopWorker() {
+  if (worker) worker.terminate();
+  worker = null;
+  running = null;
+}
+
+function onMessage(w, message) {
+  if (w !== worker) return;
+  if (message.type === 'ready') {
+    engine.books = message.books;
+    setState('ready');
+    pump();
+  } else if (message.type === 'failed') {
+    fail(message.message);
+  } else if (message.type === 'info') {
+    if (running && running.id === message.id && running.onInfo) running.onInfo(message.data);
+  } else if (message.type === 'reply') {
+    const job = running;
+    running = null;
+    if (job && job.id === message.id) job.settle(message.status, message.body);
+    pump();
+  } else if (message.type === 'crashed') {
+    const job = running;
+    running = null;
+    if (job) job.settle(500, { error: { code: 'internal', message: `the engine failed: ${message.message}` } });
+    engine.restarts += 1;
+    setState('loading');
+    spawn();
+  }
+}
+
+function pump() {
+  if (running || !worker || engine.state !== 'ready' || !queue.length) return;
+  running = queue.shift();
+  running.started = performance.now();
+  worker.postMessage(running.message);
+}
+
+function rejectAll(kind, why) {
+  const jobs = running ? [running, ...queue] : queue;
+  queue = [];
+  running = null;
+  for (const job of jobs) job.fail(kind, why);
+}
+
+/** Waits until the engine has settled (ready, or given up for the server). */
+function settled() {
+  if (engine.state !== 'loading') return Promise.resolve();
+  return new Promise((resolve) => readyWaiters.push(resolve));
+}
+
+/**
+ * Sends a job and answers a promise of `{status, body}`. `signal` cancels it: a job still queued
+ * is dropped, the job the worker is on is stopped by starting a new worker.
+ */
+function submit(message, { signal, onInfo } = {}) {
+  return new Promise((resolve, reject) => {
+    const job = {
+      id: nextId++,
+      message: null,
+      onInfo,
+      settle: (status, body) => {
+        cleanup();
+        resolve({ status, body });
+      },
+      fail: (kind, why) => {
+        cleanup();
+        const error = new Error(why || kind);
+        error.kind = kind;
+        reject(error);
+      },
+    };
+    job.message = { ...message, id: job.id };
+    const onAbort = () => cancel(job);
+    const cleanup = () => signal && signal.removeEventListener('abort', onAbort);
+    if (signal) {
+      if (signal.aborted) {
+        job.fail('aborted', 'cancelled');
+        return;
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    queue.push(job);
+    settled().then(() => {
+      if (engine.state === 'ready') pump();
+      else if (queue.includes(job)) {
+        queue = queue.filter((j) => j !== job);
+        job.fail('failed', engine.why || 'the engine is not available');
+      }
+    });
+  });
+}
+
+/** Stops `job`: dropped from the queue, or its search ended by replacing the worker. */
+function cancel(job) {
+  if (running === job) {
+    const stoppedAt = performance.now();
+    stopWorker();
+    engine.lastStopMs = performance.now() - stoppedAt;
+    engine.restarts += 1;
+    setState('loading');
+    spawn();
+  } else {
+    queue = queue.filter((j) => j !== job);
+  }
+  job.fail('aborted', 'cancelled');
+}
+
+/** A request as the server would answer it: `{status, body}`. */
+export function ask(path, body, options) {
+  return submit({ type: 'request', path, body }, options);
+}
+
+/**
+ * The analysis of `query` (as GET /api/analyse takes it): `onInfo` gets each iteration; the
+ * promise the last report. Stopped by `signal`.
+ */
+export function analyseOnDevice(query, onInfo, options = {}) {
+  return submit({ type: 'analyse', query }, { ...options, onInfo });
+}
+
+/** The engine's fixed-depth bench in the worker (browser tests compare it with `mnk bench`). */
+export function benchOnDevice(depth) {
+  return submit({ type: 'bench', depth });
+}
+
+// Browser tests and curious players can reach the engine from the console.
+globalThis.mnkEngine = { engine, ask, analyseOnDevice, benchOnDevice, chooseThinking };
