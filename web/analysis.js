@@ -69,7 +69,7 @@ function startOnDevice(query, node) {
   const handle = { close: () => ctl.abort() };
   source = handle;
   const mine = () => source === handle && store.tree.cursor === node;
-  analyseOnDevice(query.toString(), (data) => mine() && report('info', data, node), { signal: ctl.signal })
+  analyseOnDevice(query.toString(), (kind, data) => mine() && report(kind, data, node), { signal: ctl.signal })
     .then(({ status, body }) => {
       if (!mine()) return;
       if (status === 200) report('done', body, node);

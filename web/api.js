@@ -3,7 +3,7 @@
 // answered by the engine on this device when engine.js says so (the same JSON, from the same
 // code), else by the server.
 
-import { answersLocally, ask } from './engine.js';
+import { answersLocally, ask, deviceTakesOver } from './engine.js';
 
 export const TIMEOUT_MS = 20000;
 
@@ -30,7 +30,13 @@ export class RequestError extends Error {
  */
 export async function call(path, body, options = {}) {
   if (answersLocally(path)) return callDevice(path, body, options);
-  return callServer(path, body, options);
+  try {
+    return await callServer(path, body, options);
+  } catch (e) {
+    // The server is out of reach while the device's engine loads: the device answers.
+    if (e instanceof RequestError && e.kind === 'network' && (await deviceTakesOver(path))) return callDevice(path, body, options);
+    throw e;
+  }
 }
 
 /** Asks the engine on this device, with the same timeout, cancelling and errors as the server. */

@@ -7,7 +7,8 @@
 //               {id, type: 'analyse', query}
 //               {id, type: 'bench', depth}
 // Messages out: {type: 'ready', books} or {type: 'failed', message} after init;
-//               {id, type: 'reply', status, body}; {id, type: 'info', data} during an analysis.
+//               {id, type: 'reply', status, body}; during an analysis {id, type: 'info', kind,
+//               data}, kind 'info' after each iteration and 'progress' every 250 ms.
 //
 // The module is synchronous: one request runs at a time, and a search is stopped by terminating
 // this worker (engine.js starts another from the same compiled module within milliseconds).
@@ -41,9 +42,9 @@ function output(length) {
 
 const host = {
   now_ms: () => performance.now(),
-  emit: (ptr, len) => {
+  emit: (kind, ptr, len) => {
     const data = JSON.parse(decoder.decode(memory().subarray(ptr, ptr + len)));
-    postMessage({ id: current, type: 'info', data });
+    postMessage({ id: current, type: 'info', kind: kind === 1 ? 'progress' : 'info', data });
   },
 };
 

@@ -62,6 +62,16 @@ export function answersLocally(path) {
   return engine.state === 'loading' && (compiled !== null || navigator.onLine === false);
 }
 
+/**
+ * After the server could not be reached for `path`: whether the device will answer it instead
+ * (waiting for its engine to finish loading).
+ */
+export async function deviceTakesOver(path) {
+  if (!LOCAL.has(path.split('?')[0]) || (engine.state !== 'loading' && engine.state !== 'ready')) return false;
+  await settled();
+  return engine.state === 'ready';
+}
+
 /** Starts the engine on this device, or settles on the server (the settings or the browser say so). */
 export function startEngine() {
   if (settings.thinking === 'server') {
@@ -147,7 +157,7 @@ function onMessage(w, message) {
   } else if (message.type === 'failed') {
     fail(message.message);
   } else if (message.type === 'info') {
-    if (running && running.id === message.id && running.onInfo) running.onInfo(message.data);
+    if (running && running.id === message.id && running.onInfo) running.onInfo(message.kind, message.data);
   } else if (message.type === 'reply') {
     const job = running;
     running = null;
@@ -246,8 +256,9 @@ export function ask(path, body, options) {
 }
 
 /**
- * The analysis of `query` (as GET /api/analyse takes it): `onInfo` gets each iteration; the
- * promise the last report. Stopped by `signal`.
+ * The analysis of `query` (as GET /api/analyse takes it): `onInfo(kind, data)` gets each
+ * iteration (`info`) and the nodes so far (`progress`); the promise the last report. Stopped by
+ * `signal`.
  */
 export function analyseOnDevice(query, onInfo, options = {}) {
   return submit({ type: 'analyse', query }, { ...options, onInfo });

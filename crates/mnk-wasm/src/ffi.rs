@@ -8,10 +8,14 @@
 //! unmangled exports themselves.
 //!
 //! Imports (module `host`): `now_ms() -> f64`, the worker's `performance.now()`; and
-//! `emit(ptr, len)`, called with each analysis iteration's JSON while the search runs.
+//! `emit(kind, ptr, len)`, called while an analysis runs with each iteration's JSON (kind 0)
+//! and, every [`PROGRESS_EVERY_MS`], with the nodes searched so far (kind 1), as the server's
+//! stream sends `progress` events. The progress reports ride on the clock: the search reads it
+//! every few thousand nodes, which is the only moment the module runs while it thinks.
 #![allow(unsafe_code)]
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use mnk_engine::Clock;
@@ -22,8 +26,29 @@ use crate::{garbled, Device};
 extern "C" {
     /// Milliseconds from the worker's `performance.now()`.
     fn now_ms() -> f64;
-    /// Posts `len` bytes of UTF-8 JSON at `ptr` to the page (an analysis iteration).
-    fn emit(ptr: *const u8, len: usize);
+    /// Posts `len` bytes of UTF-8 JSON at `ptr` to the page: an analysis iteration (`kind` 0) or
+    /// its progress (1).
+    fn emit(kind: u32, ptr: *const u8, len: usize);
+}
+
+/// Time between an analysis' progress reports, as the server's stream sends them.
+const PROGRESS_EVERY_MS: u64 = 250;
+
+/// The analysis under way: its node meter, when it started and when progress was last told.
+struct Progress {
+    meter: Arc<AtomicU64>,
+    start_ms: u64,
+    told_ms: Cell<u64>,
+}
+
+thread_local! {
+    static PROGRESS: RefCell<Option<Progress>> = const { RefCell::new(None) };
+}
+
+/// Posts `text` to the page as a report of `kind`.
+fn post(kind: u32, text: &str) {
+    // SAFETY: the host copies the `len` bytes at `ptr` before it returns, while `text` lives.
+    unsafe { emit(kind, text.as_ptr(), text.len()) }
 }
 
 /// The worker's clock: `performance.now()`, the only time the module reads.
@@ -32,8 +57,18 @@ struct HostClock;
 impl Clock for HostClock {
     fn now_ms(&self) -> u64 {
         // SAFETY: an import without arguments that only reads the host's clock.
-        let ms = unsafe { now_ms() };
-        ms.max(0.0) as u64
+        let ms = unsafe { now_ms() }.max(0.0) as u64;
+        PROGRESS.with(|progress| {
+            if let Some(p) = progress.borrow().as_ref() {
+                if ms >= p.told_ms.get() + PROGRESS_EVERY_MS {
+                    p.told_ms.set(ms);
+                    let nodes = p.meter.load(Ordering::Relaxed);
+                    let time_ms = ms.saturating_sub(p.start_ms);
+                    post(1, &format!(r#"{{"nodes":{nodes},"time_ms":{time_ms}}}"#));
+                }
+            }
+        });
+        ms
     }
 }
 
@@ -99,13 +134,25 @@ pub extern "C" fn mnk_analyse(query_len: usize) -> usize {
     STATE.with(|state| {
         let mut state = state.borrow_mut();
         let answer = match std::str::from_utf8(&state.input[..query_len.min(state.input.len())]) {
-            Ok(query) => state
-                .device
-                .analyse(Arc::new(HostClock), query, &mut |info| {
-                    // SAFETY: the host copies the `len` bytes at `ptr` before it returns, while
-                    // `info` is alive.
-                    unsafe { emit(info.as_ptr(), info.len()) }
-                }),
+            Ok(query) => {
+                let meter = Arc::new(AtomicU64::new(0));
+                let start_ms = HostClock.now_ms();
+                PROGRESS.with(|p| {
+                    *p.borrow_mut() = Some(Progress {
+                        meter: meter.clone(),
+                        start_ms,
+                        told_ms: Cell::new(start_ms),
+                    });
+                });
+                let answer =
+                    state
+                        .device
+                        .analyse(Arc::new(HostClock), query, Some(meter), &mut |info| {
+                            post(0, info)
+                        });
+                PROGRESS.with(|p| p.borrow_mut().take());
+                answer
+            }
             Err(_) => garbled("an analysis query"),
         };
         finish(&mut state, answer)

@@ -14,6 +14,7 @@
 #[cfg(target_family = "wasm")]
 mod ffi;
 
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use mnk_api::analysis;
@@ -72,17 +73,19 @@ impl Device {
     }
 
     /// Runs the analysis `query` (as `GET /api/analyse` takes it): `on_info` gets each
-    /// iteration's lines as JSON text, the answer is the last report (`{"status": 200, "body":
-    /// …}`) or the refusal.
+    /// iteration's lines as JSON text, `meter` counts the nodes as they are searched (for
+    /// progress reports between iterations); the answer is the last report (`{"status": 200,
+    /// "body": …}`) or the refusal.
     pub fn analyse(
         &self,
         clock: Arc<dyn Clock>,
         query: &str,
+        meter: Option<Arc<AtomicU64>>,
         on_info: &mut dyn FnMut(&str),
     ) -> String {
         let context = Context { clock, stop: None };
         let result = analysis::check(&self.settings, query)
-            .and_then(|job| job.run(&context, None, &mut |info| on_info(&info.to_string())));
+            .and_then(|job| job.run(&context, meter, &mut |info| on_info(&info.to_string())));
         envelope(&Reply::of(result))
     }
 
@@ -149,6 +152,7 @@ mod tests {
         let done = reply(&device.analyse(
             Arc::new(mnk_engine::SystemClock::new()),
             "rules=15x15x5&moves=h8.i9.h9&multipv=2&max_ms=200",
+            None,
             &mut |info| infos.push(reply(info)),
         ));
         assert_eq!(done["status"], 200, "{done}");
