@@ -16,6 +16,7 @@
 //! - [`limits`]: what one address may ask, per kind, checked before anything is read.
 //! - [`http`] and [`socket`]: the JSON endpoints and the WebSocket, two doors to the same
 //!   actions; `GET /api/rooms/ID?after=V` is the long-poll fallback for clients without sockets.
+//!   [`outbox`]: what a socket has still to send, bounded however slowly its client reads.
 //!
 //! Seats are held by tokens (random, kept by the browser; the database keeps their SHA-256).
 //! Room ids are random too: knowing one lets a person watch, not play.
@@ -25,6 +26,7 @@ pub mod http;
 pub mod hub;
 pub mod ids;
 pub mod limits;
+pub mod outbox;
 pub mod presence;
 pub mod reading;
 pub mod referee;
