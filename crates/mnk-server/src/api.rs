@@ -56,6 +56,7 @@ pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<
     let routes = Router::new()
         .route("/api/health", get(health))
         .route("/api/presets", get(presets))
+        .route("/api/ready", crate::rooms::http::readiness(rooms.clone()))
         .merge(crate::play::routes())
         .merge(crate::opening::routes())
         .merge(crate::analysis::routes())

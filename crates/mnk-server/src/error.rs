@@ -119,7 +119,7 @@ pub enum ApiError {
     RoomClosed(String),
     /// A bot invited to a seat someone already holds.
     SeatTaken(String),
-    /// The database could not be reached or failed (503).
+    /// The database could not be reached or failed (503): a fault that may pass.
     Unavailable(String),
     /// A bug on our side (a panic in engine work): logged, never caused by valid input.
     Internal(String),

@@ -64,6 +64,11 @@ struct ServeArgs {
     /// several servers.
     #[arg(long, value_name = "URL", default_value = DEFAULT_DATABASE)]
     database: String,
+    /// How long the server waits on the rooms' database, in milliseconds, 100 to 60000: for a
+    /// connection, a statement or a lock, and for the database at start-up. Past it a request
+    /// is answered `unavailable` (503) rather than kept waiting.
+    #[arg(long = "database-timeout-ms", value_name = "MS", default_value_t = DEFAULT_DATABASE_TIMEOUT_MS, value_parser = clap::value_parser!(u64).range(100..=60_000))]
+    database_timeout_ms: u64,
     /// How long a client may read nothing of what it is sent, in seconds, 1 to 300, before its
     /// connection (an HTTP response or a room's WebSocket) is given up.
     #[arg(long = "write-timeout-secs", value_name = "SECONDS", default_value_t = DEFAULT_WRITE_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=300))]
@@ -94,6 +99,9 @@ struct ServeArgs {
     books: Vec<std::path::PathBuf>,
 }
 
+/// `--database-timeout-ms` unless told.
+const DEFAULT_DATABASE_TIMEOUT_MS: u64 =
+    mnk_server::rooms::store::DATABASE_TIMEOUT.as_millis() as u64;
 /// `--write-timeout-secs` unless told.
 const DEFAULT_WRITE_TIMEOUT_SECS: u64 = mnk_server::stalls::WRITE_TIMEOUT.as_secs();
 
@@ -178,6 +186,7 @@ fn serve(args: Option<ServeArgs>) -> Result<(), String> {
         config.addr = args.addr;
         config.database = args.database;
         config.rooms.idle = Duration::from_secs(u64::from(args.room_idle_minutes) * 60);
+        config.rooms.database_timeout = Duration::from_millis(args.database_timeout_ms);
         config.connections.write_timeout = Duration::from_secs(args.write_timeout_secs);
         config.rooms.per_address = AddressRates {
             creations: Rate::per_hour(args.room_creations_per_hour),

@@ -69,6 +69,9 @@ pub struct RoomConfig {
     pub max_sockets: usize,
     /// How long a bot thinks over a move.
     pub bot_think: Duration,
+    /// How long one wait on the database may take (a connection, a statement, a lock), and
+    /// opening it at start-up: past it a request is answered `unavailable`.
+    pub database_timeout: Duration,
 }
 
 impl Default for RoomConfig {
@@ -79,6 +82,7 @@ impl Default for RoomConfig {
             sweep_every: Duration::from_secs(60),
             max_sockets: 16_384,
             bot_think: Duration::from_millis(1000),
+            database_timeout: store::DATABASE_TIMEOUT,
         }
     }
 }
@@ -104,6 +108,9 @@ pub struct Rooms {
     flags: Mutex<HashMap<String, i64>>,
     /// Raised when the server shuts down: sockets close, background tasks end.
     closing: watch::Sender<bool>,
+    /// The last answer of the readiness probe and when it was found, shared by the probes of a
+    /// short while so that a flood of them does not reach the database.
+    readiness: tokio::sync::Mutex<Option<(tokio::time::Instant, Result<(), ApiError>)>>,
 }
 
 /// Milliseconds since the Unix epoch: the time of every stored event.
@@ -117,11 +124,16 @@ pub fn now_ms() -> i64 {
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
         match error {
-            StoreError::Database(_) => ApiError::Unavailable(error.to_string()),
+            StoreError::Database(_) | StoreError::Unreachable { .. } => {
+                ApiError::Unavailable(error.to_string())
+            }
             _ => ApiError::Internal(error.to_string()),
         }
     }
 }
+
+/// How long a readiness answer is reused.
+const READINESS_FRESH: Duration = Duration::from_secs(1);
 
 /// How many times a change decided on a stale reading is decided again before giving up.
 const CHANGE_ATTEMPTS: usize = 8;
@@ -134,7 +146,7 @@ impl Rooms {
         config: RoomConfig,
         pool: Arc<EnginePool>,
     ) -> Result<Arc<Rooms>, StoreError> {
-        let store = Store::open(url).await?;
+        let store = Store::open(url, config.database_timeout).await?;
         let rooms = Arc::new(Rooms {
             store,
             hub: Hub::default(),
@@ -147,6 +159,7 @@ impl Rooms {
             thinking: Mutex::new(HashMap::new()),
             flags: Mutex::new(HashMap::new()),
             closing: watch::channel(false).0,
+            readiness: tokio::sync::Mutex::new(None),
         });
         tokio::spawn(sweep(Arc::downgrade(&rooms), rooms.closing.subscribe()));
         tokio::spawn(keep_presence(
@@ -168,6 +181,30 @@ impl Rooms {
     /// is back or to another), background work ends.
     pub fn close(&self) {
         let _ = self.closing.send(true);
+    }
+
+    /// Whether the rooms can be served: the database answers (`unavailable` while it does not).
+    /// An answer is reused for [`READINESS_FRESH`]; probes meanwhile wait for the one in flight.
+    pub async fn ready(&self) -> Result<(), ApiError> {
+        let mut last = self.readiness.lock().await;
+        let now = tokio::time::Instant::now();
+        if let Some((at, answer)) = last.as_ref() {
+            if now.duration_since(*at) < READINESS_FRESH {
+                return answer.clone();
+            }
+        }
+        let answer = self
+            .store
+            .ping()
+            .await
+            .map_err(|e| match ApiError::from(e) {
+                ApiError::Unavailable(m) => {
+                    ApiError::Unavailable(format!("the rooms' database does not answer: {m}"))
+                }
+                other => other,
+            });
+        *last = Some((tokio::time::Instant::now(), answer.clone()));
+        answer
     }
 
     /// Reads room `id`: `unknown_room` if there is none (or `id` cannot be one).

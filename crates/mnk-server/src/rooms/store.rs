@@ -10,6 +10,12 @@
 //! (each commit waits for the log to reach the disk: a process killed at any moment, or a machine
 //! that loses power, keeps every acknowledged move), PostgreSQL with its default durable commits.
 //!
+//! Faults: every wait on the database is bounded by one timeout (default
+//! [`DATABASE_TIMEOUT`]): waiting for a connection from the pool (which covers connecting, so a
+//! database that does not answer at start-up fails the start within it), PostgreSQL's
+//! `statement_timeout`, SQLite's busy timeout. A database down is a transient fault (`unavailable`,
+//! 503 with `Retry-After`) and [`Store::ping`] says so for the readiness probe.
+//!
 //! Queries are plain SQL checked at run time (no database is needed to build) and written once
 //! for both databases: `$1`-style parameters, which SQLite reads too, and only types both share.
 //! [`on_pool!`] expands a block once for each kind of pool.
@@ -21,7 +27,7 @@ use std::time::Duration;
 
 use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{PgPool, SqlitePool};
 
@@ -89,6 +95,9 @@ impl<'s> MigrationSource<'s> for Schema {
     }
 }
 
+/// How long one wait on the database may take unless told: for a connection, a statement, a lock.
+pub const DATABASE_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// The channel PostgreSQL servers tell each other about changed rooms on (`room:version`).
 pub const NOTIFY_CHANNEL: &str = "mnk_rooms";
 
@@ -127,6 +136,18 @@ pub enum StoreError {
     /// A row holds what the server never writes.
     #[error("the database holds a damaged room: {0}")]
     Damaged(String),
+    /// Nothing answered within the timeout when the database was opened.
+    #[error(
+        "no answer within {} s ({cause}): is the database running and reachable at that \
+         address? (`mnk serve --database-timeout-ms` sets how long to wait)",
+        .waited.as_secs_f64()
+    )]
+    Unreachable {
+        /// How long the server waited.
+        waited: Duration,
+        /// The last error seen.
+        cause: String,
+    },
 }
 
 /// A room's own row.
@@ -350,19 +371,15 @@ const SELECT_MOVES: &str = "SELECT ply, cell, played_ms, clock_ms FROM moves \
 impl Store {
     /// Opens the database `url` names, creating an SQLite file if it is missing, and brings its
     /// schema up to date. `url` is `sqlite://PATH` (`sqlite://mnk.db`), `sqlite::memory:` (or
-    /// `memory`: rooms that last as long as the process), or `postgres://…`.
-    pub async fn open(url: &str) -> Result<Store, StoreError> {
+    /// `memory`: rooms that last as long as the process), or `postgres://…`. Every wait on the
+    /// database, this one included, is bounded by `timeout`.
+    pub async fn open(url: &str, timeout: Duration) -> Result<Store, StoreError> {
         let store = if url == "memory" || url == "sqlite::memory:" {
             Store::Sqlite(Self::sqlite_memory().await?)
         } else if url.starts_with("sqlite:") {
-            Store::Sqlite(Self::sqlite_file(url).await?)
+            Store::Sqlite(Self::sqlite_file(url, timeout).await?)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Store::Postgres(
-                PgPoolOptions::new()
-                    .max_connections(16)
-                    .connect(url)
-                    .await?,
-            )
+            Store::Postgres(Self::postgres(url, timeout).await?)
         } else {
             return Err(StoreError::BadUrl(format!(
                 "unknown database {url:?}: give sqlite://FILE (such as sqlite://mnk.db), memory, \
@@ -376,7 +393,31 @@ impl Store {
         Ok(store)
     }
 
-    async fn sqlite_file(url: &str) -> Result<SqlitePool, StoreError> {
+    async fn postgres(url: &str, timeout: Duration) -> Result<PgPool, StoreError> {
+        let options = PgConnectOptions::from_str(url)
+            .map_err(|e| StoreError::BadUrl(format!("cannot read the database URL: {e}")))?
+            // A statement that runs longer is cancelled by the server itself.
+            .options([("statement_timeout", timeout.as_millis().max(1).to_string())]);
+        PgPoolOptions::new()
+            .max_connections(16)
+            // sqlx's default is 30 s: requests hung that long in an outage.
+            .acquire_timeout(timeout)
+            .connect_with(options)
+            .await
+            .map_err(|e| match e {
+                sqlx::Error::PoolTimedOut => StoreError::Unreachable {
+                    waited: timeout,
+                    cause: "no connection could be made".into(),
+                },
+                e @ sqlx::Error::Io(_) => StoreError::Unreachable {
+                    waited: timeout,
+                    cause: e.to_string(),
+                },
+                e => e.into(),
+            })
+    }
+
+    async fn sqlite_file(url: &str, timeout: Duration) -> Result<SqlitePool, StoreError> {
         let options = SqliteConnectOptions::from_str(url)
             .map_err(|e| StoreError::BadUrl(format!("cannot read {url:?}: {e}")))?
             .create_if_missing(true)
@@ -385,9 +426,10 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             // Writers take turns; a writer waits for the one before rather than failing.
-            .busy_timeout(Duration::from_secs(5));
+            .busy_timeout(timeout);
         Ok(SqlitePoolOptions::new()
             .max_connections(4)
+            .acquire_timeout(timeout)
             .connect_with(options)
             .await?)
     }
@@ -402,6 +444,14 @@ impl Store {
             .max_lifetime(None)
             .connect_with(options)
             .await?)
+    }
+
+    /// Whether the database answers now (a trivial query), for the readiness probe.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        on_pool!(self, |pool| {
+            sqlx::query("SELECT 1").execute(pool).await?;
+        });
+        Ok(())
     }
 
     /// Whether servers sharing this database need to tell each other about changes.
