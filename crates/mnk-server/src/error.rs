@@ -121,6 +121,9 @@ pub enum ApiError {
     SeatTaken(String),
     /// The database could not be reached or failed (503): a fault that may pass.
     Unavailable(String),
+    /// The database reports its storage damaged (500, no `Retry-After`): a fault that retrying
+    /// does not mend, for the server's operator to repair.
+    DatabaseDamaged(String),
     /// A bug on our side (a panic in engine work): logged, never caused by valid input.
     Internal(String),
     /// A panic in the server or the engine, caught: answered like [`ApiError::Internal`], but
@@ -164,6 +167,7 @@ impl ApiError {
             ApiError::RoomClosed(_) => "room_closed",
             ApiError::SeatTaken(_) => "seat_taken",
             ApiError::Unavailable(_) => "unavailable",
+            ApiError::DatabaseDamaged(_) => "database_damaged",
             ApiError::Internal(_) | ApiError::Panicked(_) => "internal",
         }
     }
@@ -204,7 +208,9 @@ impl ApiError {
             ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Internal(_) | ApiError::Panicked(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Internal(_) | ApiError::Panicked(_) | ApiError::DatabaseDamaged(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         }
     }
 
@@ -250,6 +256,7 @@ impl ApiError {
             | ApiError::RoomClosed(m)
             | ApiError::SeatTaken(m)
             | ApiError::Unavailable(m)
+            | ApiError::DatabaseDamaged(m)
             | ApiError::Internal(m)
             | ApiError::Panicked(m) => m.clone(),
             ApiError::BadCell { message, .. }
@@ -358,11 +365,13 @@ impl From<SolveError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         static INTERNAL: Throttled = Throttled::new(Duration::from_secs(10));
-        let status = self.status();
         static UNAVAILABLE: Throttled = Throttled::new(Duration::from_secs(10));
+        static DAMAGED: Throttled = Throttled::new(Duration::from_secs(10));
+        let status = self.status();
         match &self {
             ApiError::Internal(message) => INTERNAL.error(|| format!("internal: {message}")),
             ApiError::Unavailable(message) => UNAVAILABLE.error(|| format!("database: {message}")),
+            ApiError::DatabaseDamaged(message) => DAMAGED.error(|| format!("database: {message}")),
             _ => {}
         }
         let mut response = (
@@ -412,6 +421,17 @@ mod tests {
             StatusCode::UNPROCESSABLE_ENTITY
         );
         assert_eq!(ApiError::BodyTooLarge(String::new()).code(), "too_large");
+    }
+
+    #[test]
+    fn a_damaged_database_is_a_fault_without_retry_after() {
+        let response = ApiError::DatabaseDamaged("malformed".into()).into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(response.headers().get(header::RETRY_AFTER).is_none());
+        assert_eq!(
+            ApiError::DatabaseDamaged(String::new()).code(),
+            "database_damaged"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The rooms' database failing: PostgreSQL unreachable at start-up (the start fails within the
-//! timeout), and a PostgreSQL outage during play (readiness says so, requests are refused within
-//! the timeout, the first move after it is acknowledged at once and none acknowledged is lost).
+//! timeout), a PostgreSQL outage during play (readiness says so, requests are refused within the
+//! timeout, the first move after it is acknowledged at once and none acknowledged is lost), and
+//! a damaged SQLite file (refused at start-up, naming the file).
 //!
 //! The outage needs a PostgreSQL cluster of its own, which it stops and starts: it starts one with
 //! `scripts/pg-cluster.sh` (never the test script's shared one). Without PostgreSQL it fails,
@@ -241,4 +242,55 @@ async fn a_postgres_outage_is_reported_refused_in_time_and_survived() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     server.stop().await;
+}
+
+/// Writes a database with rooms in it through a server, then leaves it as one file (the log
+/// folded in), as a server stopped cleanly leaves it.
+async fn database_with_rooms(file: &Path) {
+    let server = Server::start(config(format!("sqlite://{}", file.display()))).await;
+    for _ in 0..30 {
+        let (room, tokens) = room_with_two_players(server.addr).await;
+        for ply in 0..20 {
+            let (status, reply, _) = play(server.addr, &room, &tokens, ply).await;
+            assert_eq!(status, 200, "{reply}");
+        }
+    }
+    server.stop().await;
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(file);
+    let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_sqlite_file_is_refused_at_start_with_its_name_and_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rooms.db");
+    database_with_rooms(&file).await;
+
+    // Five pages near the end overwritten with garbage, as a failing disk might leave them.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let page = 4096;
+    let pages = bytes.len() / page;
+    assert!(pages >= 10, "{pages} pages");
+    let mut noise = 0x2545_f491_u32;
+    for byte in &mut bytes[(pages - 6) * page..(pages - 1) * page] {
+        noise ^= noise << 13;
+        noise ^= noise >> 17;
+        noise ^= noise << 5;
+        *byte = noise as u8;
+    }
+    std::fs::write(&file, &bytes).unwrap();
+
+    let error = mnk_server::App::open(&config(format!("sqlite://{}", file.display())))
+        .await
+        .expect_err("a damaged file is not served");
+    let message = error.to_string();
+    eprintln!("{message}");
+    assert!(message.contains(&file.display().to_string()), "{message}");
+    assert!(message.contains("damaged"), "{message}");
+    assert!(message.contains("backup"), "{message}");
 }

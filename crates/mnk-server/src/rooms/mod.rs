@@ -123,6 +123,12 @@ pub fn now_ms() -> i64 {
 
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
+        if error.is_permanent() {
+            return ApiError::DatabaseDamaged(format!(
+                "the rooms' database is damaged ({error}): retrying will not help until the \
+                 server's operator restores it"
+            ));
+        }
         match error {
             StoreError::Database(_) | StoreError::Unreachable { .. } => {
                 ApiError::Unavailable(error.to_string())
