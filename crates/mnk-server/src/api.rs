@@ -13,7 +13,7 @@ use mnk_core::Preset;
 use serde_json::{json, Value};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::body::MAX_BODY_BYTES;
 use crate::error::ApiError;
@@ -82,7 +82,12 @@ pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<
         ))
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(security_headers))
-        .layer(TraceLayer::new_for_http());
+        // Failures at debug level only: each 5xx is logged, rate-limited, where it is answered
+        // (`ApiError::into_response`), so that a flood of refusals is a line per 10 s.
+        .layer(
+            TraceLayer::new_for_http()
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
+        );
     router
 }
 

@@ -364,6 +364,9 @@ impl From<SolveError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        // Each kind of server fault is logged here, at most one line per 10 s with a count of
+        // those left out (the trace layer logs none of them: a flood of refusals would flood the
+        // log). Panics are logged by the panic hook; overload by the pool and the socket cap.
         static INTERNAL: Throttled = Throttled::new(Duration::from_secs(10));
         static UNAVAILABLE: Throttled = Throttled::new(Duration::from_secs(10));
         static DAMAGED: Throttled = Throttled::new(Duration::from_secs(10));

@@ -37,6 +37,7 @@ use super::view::{ClientMessage, ServerMessage};
 use super::{closed, Rooms};
 use crate::clients::Client;
 use crate::error::ApiError;
+use crate::log::Throttled;
 
 /// The largest message a client may send.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -66,13 +67,18 @@ pub async fn upgrade(
     })?;
     rooms.limits.check(Ask::Read, client)?;
     rooms.load(&id).await?;
-    let permit = rooms
-        .sockets
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| ApiError::Busy {
+    let permit = rooms.sockets.clone().try_acquire_owned().map_err(|_| {
+        static FULL: Throttled = Throttled::new(Duration::from_secs(10));
+        FULL.warn(|| {
+            format!(
+                "every room socket is taken ({}): refusing sockets",
+                rooms.config.max_sockets
+            )
+        });
+        ApiError::Busy {
             retry_after_secs: 5,
-        })?;
+        }
+    })?;
     // Small buffers: thousands of sockets mostly idle, each message a few hundred bytes (the
     // defaults of 128 KiB each made 2,000 sockets cost some 300 MB).
     Ok(ws
