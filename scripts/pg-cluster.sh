@@ -2,7 +2,8 @@
 # A throw-away PostgreSQL cluster for the rooms' tests, from Debian's `postgresql` package.
 #
 #   scripts/pg-cluster.sh start DIR   # initdb in DIR, start on a free local port, print the URL
-#   scripts/pg-cluster.sh stop DIR    # stop it (DIR is then the caller's to remove)
+#   scripts/pg-cluster.sh stop DIR    # stop it at once (DIR is then the caller's to remove)
+#   scripts/pg-cluster.sh resume DIR  # start a stopped cluster again, on the same port
 #
 # PostgreSQL refuses to run as root: as root, the cluster runs as the `postgres` user the
 # package creates. It listens on 127.0.0.1 only and trusts local connections: never for data.
@@ -40,6 +41,7 @@ case "$cmd" in
       if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
           -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=on" start >/dev/null; then
         as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U mnk mnk
+        echo "$port" >"$dir/port.txt"
         echo "postgres://mnk@127.0.0.1:$port/mnk"
         exit 0
       fi
@@ -47,13 +49,19 @@ case "$cmd" in
     echo "pg-cluster: PostgreSQL did not start; see $dir/server.log" >&2
     exit 1
     ;;
+  resume)
+    # An outage's end: the same data and port, so clients find it where it was.
+    port=$(cat "$dir/port.txt")
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=on" start >/dev/null
+    ;;
   stop)
     if [[ -d "$dir/data" ]]; then
       as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     fi
     ;;
   *)
-    echo "pg-cluster: start DIR or stop DIR" >&2
+    echo "pg-cluster: start DIR, stop DIR or resume DIR" >&2
     exit 2
     ;;
 esac

@@ -12,7 +12,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::body::MAX_BODY_BYTES;
 use crate::error::ApiError;
@@ -54,6 +54,7 @@ pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<
     );
     let routes = Router::new()
         .route("/api/health", get(health))
+        .route("/api/ready", crate::rooms::http::readiness(rooms.clone()))
         .merge(crate::play::routes())
         .merge(crate::analysis::routes())
         .merge(rooms.map(crate::rooms::http::routes).unwrap_or_default())
@@ -77,7 +78,12 @@ pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<
         ))
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(security_headers))
-        .layer(TraceLayer::new_for_http());
+        // Failures at debug level only: each 5xx is logged, rate-limited, where it is answered
+        // (`ApiError::into_response`), so that a flood of refusals is a line per 10 s.
+        .layer(
+            TraceLayer::new_for_http()
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::DEBUG)),
+        );
     router
 }
 

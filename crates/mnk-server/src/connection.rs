@@ -4,7 +4,8 @@
 //! A public server must not let silent or slow clients hold its descriptors: a connection gets
 //! [`ConnectionLimits::header_timeout`] to send each request head (the first, and each next one on
 //! a kept-alive connection, so an idle connection is closed after the same time), request bodies
-//! are read within [`crate::body::BODY_TIMEOUT`], and at most
+//! are read within [`crate::body::BODY_TIMEOUT`], a write that makes no progress for
+//! [`ConnectionLimits::write_timeout`] gives the connection up ([`crate::stalls`]), and at most
 //! [`ConnectionLimits::max_connections`] are open at once (the next ones wait in the kernel's
 //! backlog until a slot frees up). The first request head of every connection is read and checked
 //! here, before hyper sees it (see [`crate::head`]), so that a malformed or oversized request is
@@ -15,8 +16,8 @@
 //! and answer with the best move it has, so that the whole takes about a second.
 //!
 //! A connection upgraded to a WebSocket (a room's) leaves this loop once the upgrade is done:
-//! its limits are the socket's own ([`crate::rooms::socket`]), and it is closed when the rooms
-//! are, at shutdown.
+//! its limits are the socket's own ([`crate::rooms::socket`]) and the write timeout, which
+//! goes with the stream, and it is closed when the rooms are, at shutdown.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -38,6 +39,7 @@ use crate::head::{read_first_head, FirstHead};
 use crate::log::Throttled;
 use crate::pool::EnginePool;
 use crate::refusals::JsonRefusals;
+use crate::stalls::{WriteDeadline, WRITE_TIMEOUT};
 
 /// Limits on connections.
 #[derive(Clone, Debug)]
@@ -45,6 +47,9 @@ pub struct ConnectionLimits {
     /// Time to send a whole request head, counted from the connection's start or from the end of
     /// the previous response (so it is also the keep-alive idle timeout).
     pub header_timeout: Duration,
+    /// How long a write may make no progress (the client reads nothing) before the connection
+    /// is reset: HTTP responses and rooms' WebSockets alike (see [`crate::stalls`]).
+    pub write_timeout: Duration,
     /// Connections open at once.
     pub max_connections: usize,
     /// How long shutdown waits for requests in flight.
@@ -55,6 +60,7 @@ impl Default for ConnectionLimits {
     fn default() -> ConnectionLimits {
         ConnectionLimits {
             header_timeout: Duration::from_secs(10),
+            write_timeout: WRITE_TIMEOUT,
             max_connections: 8192,
             drain: Duration::from_secs(1),
         }
@@ -161,7 +167,10 @@ async fn serve_connection(
         .max_buf_size(MAX_BUF_BYTES);
     let connection = http
         .serve_connection(
-            TokioIo::new(JsonRefusals::new(io)),
+            TokioIo::new(JsonRefusals::new(WriteDeadline::new(
+                io,
+                limits.write_timeout,
+            ))),
             TowerToHyperService::new(service),
         )
         .with_upgrades();

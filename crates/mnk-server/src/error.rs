@@ -73,12 +73,15 @@ pub enum ApiError {
     RoomClosed(String),
     /// A bot invited to a seat someone already holds.
     SeatTaken(String),
-    /// The database could not be reached or failed (503).
+    /// The database could not be reached or failed (503): a fault that may pass.
     Unavailable(String),
     /// A refusal of a stateless request, as mnk-api (the server's and the worker's shared code)
     /// gives it: bad rules, a bad or illegal move, a game over, an unknown bot, out of time, an
     /// engine bug (`internal`), no such path.
     Api(mnk_api::ApiError),
+    /// The database reports its storage damaged (500, no `Retry-After`): a fault that retrying
+    /// does not mend, for the server's operator to repair.
+    DatabaseDamaged(String),
     /// A panic in the server or the engine, caught: answered like an internal error, but
     /// logged by the panic hook ([`crate::log::log_panics_in_one_line`]), not here.
     Panicked(String),
@@ -108,6 +111,7 @@ impl ApiError {
             ApiError::RoomClosed(_) => "room_closed",
             ApiError::SeatTaken(_) => "seat_taken",
             ApiError::Unavailable(_) => "unavailable",
+            ApiError::DatabaseDamaged(_) => "database_damaged",
             ApiError::Panicked(_) => "internal",
         }
     }
@@ -136,7 +140,9 @@ impl ApiError {
             ApiError::Unavailable(_) | ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::BodyTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Panicked(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Panicked(_) | ApiError::DatabaseDamaged(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
         }
     }
 
@@ -171,6 +177,7 @@ impl ApiError {
             | ApiError::RoomClosed(m)
             | ApiError::SeatTaken(m)
             | ApiError::Unavailable(m)
+            | ApiError::DatabaseDamaged(m)
             | ApiError::Panicked(m) => m.clone(),
             ApiError::Busy { retry_after_secs } => format!(
                 "the server is busy thinking for other players: try again in {retry_after_secs} s"
@@ -250,14 +257,19 @@ impl From<BotError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        // Each kind of server fault is logged here, at most one line per 10 s with a count of
+        // those left out (the trace layer logs none of them: a flood of refusals would flood the
+        // log). Panics are logged by the panic hook; overload by the pool and the socket cap.
         static INTERNAL: Throttled = Throttled::new(Duration::from_secs(10));
-        let status = self.status();
         static UNAVAILABLE: Throttled = Throttled::new(Duration::from_secs(10));
+        static DAMAGED: Throttled = Throttled::new(Duration::from_secs(10));
+        let status = self.status();
         match &self {
             ApiError::Api(mnk_api::ApiError::Internal(message)) => {
                 INTERNAL.error(|| format!("internal: {message}"));
             }
             ApiError::Unavailable(message) => UNAVAILABLE.error(|| format!("database: {message}")),
+            ApiError::DatabaseDamaged(message) => DAMAGED.error(|| format!("database: {message}")),
             _ => {}
         }
         let mut response = (
@@ -298,6 +310,17 @@ mod tests {
             StatusCode::UNPROCESSABLE_ENTITY
         );
         assert_eq!(ApiError::BodyTooLarge(String::new()).code(), "too_large");
+    }
+
+    #[test]
+    fn a_damaged_database_is_a_fault_without_retry_after() {
+        let response = ApiError::DatabaseDamaged("malformed".into()).into_response();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(response.headers().get(header::RETRY_AFTER).is_none());
+        assert_eq!(
+            ApiError::DatabaseDamaged(String::new()).code(),
+            "database_damaged"
+        );
     }
 
     #[test]

@@ -174,6 +174,12 @@ async fn answer(stream: &mut TcpStream, refusal: &ApiError) -> io::Result<()> {
     stream.shutdown().await
 }
 
+impl crate::stalls::Reset for Replayed {
+    fn reset_on_close(&self) {
+        self.stream.reset_on_close();
+    }
+}
+
 impl AsyncRead for Replayed {
     fn poll_read(
         mut self: Pin<&mut Self>,

@@ -29,6 +29,7 @@ pub mod play;
 pub mod pool;
 pub mod refusals;
 pub mod rooms;
+pub mod stalls;
 
 use std::future::Future;
 use std::net::{Ipv4Addr, SocketAddr};

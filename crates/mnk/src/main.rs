@@ -64,6 +64,15 @@ struct ServeArgs {
     /// several servers.
     #[arg(long, value_name = "URL", default_value = DEFAULT_DATABASE)]
     database: String,
+    /// How long the server waits on the rooms' database, in milliseconds, 100 to 60000: for a
+    /// connection, a statement or a lock, and for the database at start-up. Past it a request
+    /// is answered `unavailable` (503) rather than kept waiting.
+    #[arg(long = "database-timeout-ms", value_name = "MS", default_value_t = DEFAULT_DATABASE_TIMEOUT_MS, value_parser = clap::value_parser!(u64).range(100..=60_000))]
+    database_timeout_ms: u64,
+    /// How long a client may read nothing of what it is sent, in seconds, 1 to 300, before its
+    /// connection (an HTTP response or a room's WebSocket) is given up.
+    #[arg(long = "write-timeout-secs", value_name = "SECONDS", default_value_t = DEFAULT_WRITE_TIMEOUT_SECS, value_parser = clap::value_parser!(u64).range(1..=300))]
+    write_timeout_secs: u64,
     /// Close a room after this many minutes without a change or a connected client, 1 to 43200
     /// (30 days); its games stay stored.
     #[arg(long = "room-idle-minutes", value_name = "MINUTES", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=MAX_IDLE_MINUTES))]
@@ -89,6 +98,12 @@ struct ServeArgs {
     #[arg(long = "book", value_name = "FILE")]
     books: Vec<std::path::PathBuf>,
 }
+
+/// `--database-timeout-ms` unless told.
+const DEFAULT_DATABASE_TIMEOUT_MS: u64 =
+    mnk_server::rooms::store::DATABASE_TIMEOUT.as_millis() as u64;
+/// `--write-timeout-secs` unless told.
+const DEFAULT_WRITE_TIMEOUT_SECS: u64 = mnk_server::stalls::WRITE_TIMEOUT.as_secs();
 
 /// Longest `--room-idle-minutes`: 30 days.
 const MAX_IDLE_MINUTES: i64 = 30 * 24 * 60;
@@ -171,6 +186,8 @@ fn serve(args: Option<ServeArgs>) -> Result<(), String> {
         config.addr = args.addr;
         config.database = args.database;
         config.rooms.idle = Duration::from_secs(u64::from(args.room_idle_minutes) * 60);
+        config.rooms.database_timeout = Duration::from_millis(args.database_timeout_ms);
+        config.connections.write_timeout = Duration::from_secs(args.write_timeout_secs);
         config.rooms.per_address = AddressRates {
             creations: Rate::per_hour(args.room_creations_per_hour),
             joins: Rate::per_minute(args.room_joins_per_minute),

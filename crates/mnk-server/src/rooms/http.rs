@@ -51,6 +51,31 @@ pub fn routes<S: Clone + Send + Sync + 'static>(rooms: Arc<Rooms>) -> Router<S> 
         .with_state(rooms)
 }
 
+/// `GET /api/ready`, the readiness probe: 200 while the rooms' database answers (always, on a
+/// server without rooms), `unavailable` (503) while it does not. Liveness, `GET /api/health`,
+/// answers whatever the database does: a load balancer takes a server out of rotation on this
+/// one, and restarts it only on that one.
+pub fn readiness<S: Clone + Send + Sync + 'static>(
+    rooms: Option<Arc<Rooms>>,
+) -> axum::routing::MethodRouter<S> {
+    get(move || {
+        let rooms = rooms.clone();
+        async move {
+            let database = match rooms {
+                Some(rooms) => {
+                    rooms.ready().await?;
+                    "ok"
+                }
+                None => "none",
+            };
+            Ok::<_, ApiError>((
+                [(header::CACHE_CONTROL, "no-store")],
+                Reply(serde_json::json!({ "status": "ready", "database": database })),
+            ))
+        }
+    })
+}
+
 /// `POST /api/rooms`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

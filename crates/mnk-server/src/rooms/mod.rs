@@ -16,6 +16,7 @@
 //! - [`limits`]: what one address may ask, per kind, checked before anything is read.
 //! - [`http`] and [`socket`]: the JSON endpoints and the WebSocket, two doors to the same
 //!   actions; `GET /api/rooms/ID?after=V` is the long-poll fallback for clients without sockets.
+//!   [`outbox`]: what a socket has still to send, bounded however slowly its client reads.
 //!
 //! Seats are held by tokens (random, kept by the browser; the database keeps their SHA-256).
 //! Room ids are random too: knowing one lets a person watch, not play.
@@ -25,6 +26,7 @@ pub mod http;
 pub mod hub;
 pub mod ids;
 pub mod limits;
+pub mod outbox;
 pub mod presence;
 pub mod reading;
 pub mod referee;
@@ -67,6 +69,9 @@ pub struct RoomConfig {
     pub max_sockets: usize,
     /// How long a bot thinks over a move.
     pub bot_think: Duration,
+    /// How long one wait on the database may take (a connection, a statement, a lock), and
+    /// opening it at start-up: past it a request is answered `unavailable`.
+    pub database_timeout: Duration,
 }
 
 impl Default for RoomConfig {
@@ -77,6 +82,7 @@ impl Default for RoomConfig {
             sweep_every: Duration::from_secs(60),
             max_sockets: 16_384,
             bot_think: Duration::from_millis(1000),
+            database_timeout: store::DATABASE_TIMEOUT,
         }
     }
 }
@@ -102,6 +108,9 @@ pub struct Rooms {
     flags: Mutex<HashMap<String, i64>>,
     /// Raised when the server shuts down: sockets close, background tasks end.
     closing: watch::Sender<bool>,
+    /// The last answer of the readiness probe and when it was found, shared by the probes of a
+    /// short while so that a flood of them does not reach the database.
+    readiness: tokio::sync::Mutex<Option<(tokio::time::Instant, Result<(), ApiError>)>>,
 }
 
 /// Milliseconds since the Unix epoch: the time of every stored event.
@@ -114,12 +123,23 @@ pub fn now_ms() -> i64 {
 
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> ApiError {
+        if error.is_permanent() {
+            return ApiError::DatabaseDamaged(format!(
+                "the rooms' database is damaged ({error}): retrying will not help until the \
+                 server's operator restores it"
+            ));
+        }
         match error {
-            StoreError::Database(_) => ApiError::Unavailable(error.to_string()),
-            _ => ApiError::Api(mnk_api::ApiError::Internal(error.to_string())),
+            StoreError::Database(_) | StoreError::Unreachable { .. } => {
+                ApiError::Unavailable(error.to_string())
+            }
+            _ => ApiError::internal(error.to_string()),
         }
     }
 }
+
+/// How long a readiness answer is reused.
+const READINESS_FRESH: Duration = Duration::from_secs(1);
 
 /// How many times a change decided on a stale reading is decided again before giving up.
 const CHANGE_ATTEMPTS: usize = 8;
@@ -132,7 +152,7 @@ impl Rooms {
         config: RoomConfig,
         pool: Arc<EnginePool>,
     ) -> Result<Arc<Rooms>, StoreError> {
-        let store = Store::open(url).await?;
+        let store = Store::open(url, config.database_timeout).await?;
         let rooms = Arc::new(Rooms {
             store,
             hub: Hub::default(),
@@ -145,6 +165,7 @@ impl Rooms {
             thinking: Mutex::new(HashMap::new()),
             flags: Mutex::new(HashMap::new()),
             closing: watch::channel(false).0,
+            readiness: tokio::sync::Mutex::new(None),
         });
         tokio::spawn(sweep(Arc::downgrade(&rooms), rooms.closing.subscribe()));
         tokio::spawn(keep_presence(
@@ -166,6 +187,30 @@ impl Rooms {
     /// is back or to another), background work ends.
     pub fn close(&self) {
         let _ = self.closing.send(true);
+    }
+
+    /// Whether the rooms can be served: the database answers (`unavailable` while it does not).
+    /// An answer is reused for [`READINESS_FRESH`]; probes meanwhile wait for the one in flight.
+    pub async fn ready(&self) -> Result<(), ApiError> {
+        let mut last = self.readiness.lock().await;
+        let now = tokio::time::Instant::now();
+        if let Some((at, answer)) = last.as_ref() {
+            if now.duration_since(*at) < READINESS_FRESH {
+                return answer.clone();
+            }
+        }
+        let answer = self
+            .store
+            .ping()
+            .await
+            .map_err(|e| match ApiError::from(e) {
+                ApiError::Unavailable(m) => {
+                    ApiError::Unavailable(format!("the rooms' database does not answer: {m}"))
+                }
+                other => other,
+            });
+        *last = Some((tokio::time::Instant::now(), answer.clone()));
+        answer
     }
 
     /// Reads room `id`: `unknown_room` if there is none (or `id` cannot be one).

@@ -6,6 +6,13 @@
 //! `too_large`, beyond that the socket is closed with 1009), [`MESSAGES_PER_SECOND`] a socket, a
 //! ping every [`PING_EVERY`] and closing when nothing was heard for [`SILENCE`], at most
 //! [`super::RoomConfig::max_sockets`] at once, and closing with 1001 when the server shuts down.
+//!
+//! A session never waits for a send: a writer task sends what the session queues in the
+//! socket's [`Outbox`], so hearing the client, the room's changes and the silence timer go on
+//! whatever the client reads. A slow reader gets the latest state rather than every one; a
+//! client whose unread answers pile up is closed with [`NOT_READING`] (1008); a client that reads
+//! nothing stalls the writer until the connection's write timeout gives it up
+//! ([`crate::stalls`]), and the session ends with it.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -15,17 +22,22 @@ use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
 use governor::{DefaultDirectRateLimiter, Quota};
 use tokio::sync::broadcast::error::RecvError;
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::limits::Ask;
+use super::outbox::{Kind, Outbox, Overflow, NOT_READING};
 use super::reading::colour_of;
 use super::referee::Action;
 use super::view::{ClientMessage, ServerMessage};
 use super::{closed, Rooms};
 use crate::clients::Client;
 use crate::error::ApiError;
+use crate::log::Throttled;
 
 /// The largest message a client may send.
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -37,6 +49,8 @@ pub const MESSAGES_PER_SECOND: u32 = 20;
 pub const PING_EVERY: Duration = Duration::from_secs(30);
 /// How long the server waits without hearing anything (a pong counts) before closing.
 pub const SILENCE: Duration = Duration::from_secs(75);
+/// How long a closing socket's last frame may take to go out.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
 
 /// `GET /api/rooms/ID/socket`: the room must exist, and a socket be free.
 pub async fn upgrade(
@@ -53,13 +67,18 @@ pub async fn upgrade(
     })?;
     rooms.limits.check(Ask::Read, client)?;
     rooms.load(&id).await?;
-    let permit = rooms
-        .sockets
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| ApiError::Busy {
+    let permit = rooms.sockets.clone().try_acquire_owned().map_err(|_| {
+        static FULL: Throttled = Throttled::new(Duration::from_secs(10));
+        FULL.warn(|| {
+            format!(
+                "every room socket is taken ({}): refusing sockets",
+                rooms.config.max_sockets
+            )
+        });
+        ApiError::Busy {
             retry_after_secs: 5,
-        })?;
+        }
+    })?;
     // Small buffers: thousands of sockets mostly idle, each message a few hundred bytes (the
     // defaults of 128 KiB each made 2,000 sockets cost some 300 MB).
     Ok(ws
@@ -108,85 +127,102 @@ impl Session {
         }
     }
 
-    async fn talk(&mut self, mut socket: WebSocket) {
+    async fn talk(&mut self, socket: WebSocket) {
+        let (sink, mut stream) = socket.split();
+        let outbox = Arc::new(Outbox::default());
+        let mut writer = tokio::spawn(write_out(sink, outbox.clone()));
+        if let Ended::Close(frame) = self.converse(&mut stream, &outbox, &mut writer).await {
+            outbox.close(frame);
+            // The frame goes out unless the writer is stalled; then the connection is reset.
+            let _ = tokio::time::timeout(CLOSE_GRACE, &mut writer).await;
+        }
+        writer.abort();
+    }
+
+    /// Hears the client, the room and the timers until the socket is to end. Never waits for a
+    /// send: messages go to `outbox`, which the writer task empties.
+    async fn converse(
+        &mut self,
+        stream: &mut SplitStream<WebSocket>,
+        outbox: &Outbox,
+        writer: &mut JoinHandle<()>,
+    ) -> Ended {
         let mut pushes = self.rooms.hub.subscribe(&self.room);
         let mut closing = self.rooms.closing.subscribe();
-        if !self.send_state(&mut socket).await {
-            return;
+        if self.queue_state(outbox).await.is_err() {
+            return not_reading();
         }
         let mut pings = tokio::time::interval_at(Instant::now() + PING_EVERY, PING_EVERY);
         let mut heard = Instant::now();
         loop {
-            tokio::select! {
-                incoming = socket.recv() => {
+            let queued = tokio::select! {
+                incoming = stream.next() => {
                     heard = Instant::now();
                     let next = match incoming {
                         Some(Ok(Message::Text(text))) => self.handle(text.as_str()).await,
                         Some(Ok(Message::Binary(_))) => Some(refusal(&ApiError::Api(mnk_api::ApiError::BadJson(
                             "send text messages of JSON, such as {\"type\": \"ping\"}".into(),
                         )))),
-                        Some(Ok(Message::Close(_))) | None => return,
+                        Some(Ok(Message::Close(_))) | None => return Ended::Gone,
                         Some(Ok(_)) => None,
-                        Some(Err(e)) => {
-                            let _ = socket.send(close_for(&e)).await;
-                            return;
-                        }
+                        Some(Err(e)) => return Ended::Close(close_for(&e)),
                     };
-                    if let Some(message) = next {
-                        if socket.send(Message::Text(message.text().into())).await.is_err() {
-                            return;
-                        }
+                    match next {
+                        Some(message) => outbox.push(Kind::Reply, Message::Text(message.text().into())),
+                        None => Ok(()),
                     }
                 }
-                push = pushes.recv() => {
-                    let sent = match push {
-                        Ok(push) => socket.send(Message::Text(push.text.as_ref().into())).await.is_ok(),
-                        // Fell behind: the whole state now replaces what was missed.
-                        Err(RecvError::Lagged(_)) => self.send_state(&mut socket).await,
-                        Err(RecvError::Closed) => false,
-                    };
-                    if !sent {
-                        return;
+                push = pushes.recv() => match push {
+                    Ok(push) => {
+                        let kind = if push.state { Kind::State } else { Kind::Presence };
+                        outbox.push(kind, Message::Text(push.text.as_ref().into()))
                     }
-                }
+                    // Fell behind: the whole state now replaces what was missed.
+                    Err(RecvError::Lagged(_)) => self.queue_state(outbox).await,
+                    Err(RecvError::Closed) => return Ended::Gone,
+                },
                 _ = pings.tick() => {
-                    if heard.elapsed() > SILENCE
-                        || socket.send(Message::Ping(Default::default())).await.is_err()
-                    {
-                        return;
+                    // Checked here, whatever the writer is doing: a client that neither reads
+                    // nor answers is let go even while a send to it waits.
+                    if heard.elapsed() > SILENCE {
+                        return Ended::Gone;
                     }
+                    outbox.push(Kind::Ping, Message::Ping(Default::default()))
                 }
                 () = closed(&mut closing) => {
-                    let frame = CloseFrame {
+                    return Ended::Close(CloseFrame {
                         code: 1001,
                         reason: "the server is restarting: connect again".into(),
-                    };
-                    let _ = socket.send(Message::Close(Some(frame))).await;
-                    return;
+                    });
                 }
+                // The writer ended: the client is gone, or read nothing for the write timeout.
+                _ = &mut *writer => return Ended::Gone,
+            };
+            if queued.is_err() {
+                return not_reading();
             }
         }
     }
 
-    /// Sends the room as it is now; false if the socket is gone.
-    async fn send_state(&self, socket: &mut WebSocket) -> bool {
-        let message = match self.rooms.current(&self.room).await {
+    /// Queues the room as it is now.
+    async fn queue_state(&self, outbox: &Outbox) -> Result<(), Overflow> {
+        let (kind, message) = match self.rooms.current(&self.room).await {
             Ok(snap) => {
                 // Watched from now on: the running clock's flag falls live for this socket too.
                 self.rooms.arm_flag(&snap);
                 match self.rooms.view(&snap) {
-                    Ok(state) => ServerMessage::State {
-                        state: Box::new(state),
-                    },
-                    Err(e) => refusal(&e),
+                    Ok(state) => (
+                        Kind::State,
+                        ServerMessage::State {
+                            state: Box::new(state),
+                        },
+                    ),
+                    Err(e) => (Kind::Reply, refusal(&e)),
                 }
             }
-            Err(e) => refusal(&e),
+            Err(e) => (Kind::Reply, refusal(&e)),
         };
-        socket
-            .send(Message::Text(message.text().into()))
-            .await
-            .is_ok()
+        outbox.push(kind, Message::Text(message.text().into()))
     }
 
     /// Answers one text message.
@@ -269,20 +305,47 @@ impl Session {
     }
 }
 
+/// How a session ends.
+enum Ended {
+    /// Nothing to send: the client left, fell silent, or the writer gave up on it.
+    Gone,
+    /// With this close frame, sent if the client still reads.
+    Close(CloseFrame),
+}
+
+/// The end of a client whose messages pile up unread.
+fn not_reading() -> Ended {
+    Ended::Close(CloseFrame {
+        code: NOT_READING,
+        reason: "messages were piling up unread: read them, or connect again".into(),
+    })
+}
+
+/// The writer task: sends what `outbox` gives, in order, until the close frame or an error (the
+/// client gone, or the connection's write timeout passed without progress).
+async fn write_out(mut sink: SplitSink<WebSocket, Message>, outbox: Arc<Outbox>) {
+    while let Some(message) = outbox.next().await {
+        let last = matches!(message, Message::Close(_));
+        if sink.send(message).await.is_err() || last {
+            return;
+        }
+    }
+}
+
 fn refusal(error: &ApiError) -> ServerMessage {
     ServerMessage::error(error)
 }
 
 /// The close frame for a socket that failed: 1009 for a message over [`MAX_WIRE`], else 1002.
-fn close_for(error: &axum::Error) -> Message {
+fn close_for(error: &axum::Error) -> CloseFrame {
     let text = error.to_string();
     let (code, reason) = if text.contains("limit") || text.contains("too long") {
         (1009, format!("messages are at most {MAX_MESSAGE} bytes"))
     } else {
         (1002, "not a WebSocket message".to_string())
     };
-    Message::Close(Some(CloseFrame {
+    CloseFrame {
         code,
         reason: reason.into(),
-    }))
+    }
 }

@@ -10,6 +10,15 @@
 //! (each commit waits for the log to reach the disk: a process killed at any moment, or a machine
 //! that loses power, keeps every acknowledged move), PostgreSQL with its default durable commits.
 //!
+//! Faults: every wait on the database is bounded by one timeout (default
+//! [`DATABASE_TIMEOUT`]): waiting for a connection from the pool (which covers connecting, so a
+//! database that does not answer at start-up fails the start within it), PostgreSQL's
+//! `statement_timeout`, SQLite's busy timeout. A database down is a transient fault (`unavailable`,
+//! 503 with `Retry-After`) and [`Store::ping`] says so for the readiness probe; a damaged one is a
+//! permanent fault ([`StoreError::is_permanent`]). An SQLite file is checked at start-up
+//! (`PRAGMA quick_check`, at most [`INTEGRITY_CHECK_TIME`]) and a damaged file is refused with its
+//! name and what to do, rather than served as if healthy.
+//!
 //! Queries are plain SQL checked at run time (no database is needed to build) and written once
 //! for both databases: `$1`-style parameters, which SQLite reads too, and only types both share.
 //! [`on_pool!`] expands a block once for each kind of pool.
@@ -19,10 +28,12 @@ use std::pin::Pin;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::error::BoxDynError;
+use sqlx::error::{BoxDynError, DatabaseError};
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use sqlx::postgres::PgPoolOptions;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::postgres::{PgConnectOptions, PgDatabaseError, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteError, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
+};
 use sqlx::{PgPool, SqlitePool};
 
 /// The schema's migrations for each database, embedded in the binary. (sqlx's `migrate!` macro
@@ -89,6 +100,13 @@ impl<'s> MigrationSource<'s> for Schema {
     }
 }
 
+/// How long one wait on the database may take unless told: for a connection, a statement, a lock.
+pub const DATABASE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The longest the start-up integrity check of an SQLite file may take; a larger file is served
+/// unchecked past it (with a warning), rather than kept from starting.
+pub const INTEGRITY_CHECK_TIME: Duration = Duration::from_secs(20);
+
 /// The channel PostgreSQL servers tell each other about changed rooms on (`room:version`).
 pub const NOTIFY_CHANNEL: &str = "mnk_rooms";
 
@@ -127,7 +145,63 @@ pub enum StoreError {
     /// A row holds what the server never writes.
     #[error("the database holds a damaged room: {0}")]
     Damaged(String),
+    /// The SQLite file fails its integrity check, or is not a database at all.
+    #[error(
+        "the file {file} is damaged ({detail}). Restore it from a backup, or \
+         move it aside and start again with an empty one (`sqlite3 {file} .recover` may save \
+         some of its rooms)"
+    )]
+    DamagedFile {
+        /// The file's path.
+        file: String,
+        /// What the check found.
+        detail: String,
+    },
+    /// Nothing answered within the timeout when the database was opened.
+    #[error(
+        "no answer within {} s ({cause}): is the database running and reachable at that \
+         address? (`mnk serve --database-timeout-ms` sets how long to wait)",
+        .waited.as_secs_f64()
+    )]
+    Unreachable {
+        /// How long the server waited.
+        waited: Duration,
+        /// The last error seen.
+        cause: String,
+    },
 }
+
+impl StoreError {
+    /// Whether retrying cannot help: the database reports its storage damaged (SQLite's
+    /// `SQLITE_CORRUPT` or `SQLITE_NOTADB`, PostgreSQL's `data_corrupted` or `index_corrupted`).
+    /// Anything else from the database (unreachable, timed out, busy) may pass.
+    #[must_use]
+    pub fn is_permanent(&self) -> bool {
+        match self {
+            StoreError::Database(e) => is_damage(e),
+            StoreError::DamagedFile { .. } => true,
+            _ => false,
+        }
+    }
+}
+
+/// Whether `error` is the database reporting its storage damaged (see [`StoreError::is_permanent`]).
+fn is_damage(error: &sqlx::Error) -> bool {
+    let sqlx::Error::Database(e) = error else {
+        return false;
+    };
+    if let Some(e) = e.try_downcast_ref::<SqliteError>() {
+        // Extended result codes keep the primary code in their low byte.
+        let code = e.code().and_then(|c| c.parse::<i64>().ok()).unwrap_or(0) & 0xff;
+        return code == SQLITE_CORRUPT || code == SQLITE_NOTADB;
+    }
+    e.try_downcast_ref::<PgDatabaseError>()
+        .is_some_and(|e| matches!(e.code(), "XX001" | "XX002"))
+}
+
+/// SQLite's result codes for a damaged file and for a file that is no database.
+const SQLITE_CORRUPT: i64 = 11;
+const SQLITE_NOTADB: i64 = 26;
 
 /// A room's own row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -350,19 +424,16 @@ const SELECT_MOVES: &str = "SELECT ply, cell, played_ms, clock_ms FROM moves \
 impl Store {
     /// Opens the database `url` names, creating an SQLite file if it is missing, and brings its
     /// schema up to date. `url` is `sqlite://PATH` (`sqlite://mnk.db`), `sqlite::memory:` (or
-    /// `memory`: rooms that last as long as the process), or `postgres://…`.
-    pub async fn open(url: &str) -> Result<Store, StoreError> {
+    /// `memory`: rooms that last as long as the process), or `postgres://…`. Every wait on the
+    /// database, this one included, is bounded by `timeout`; an SQLite file is checked first
+    /// and refused if damaged.
+    pub async fn open(url: &str, timeout: Duration) -> Result<Store, StoreError> {
         let store = if url == "memory" || url == "sqlite::memory:" {
             Store::Sqlite(Self::sqlite_memory().await?)
         } else if url.starts_with("sqlite:") {
-            Store::Sqlite(Self::sqlite_file(url).await?)
+            Store::Sqlite(Self::sqlite_file(url, timeout).await?)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Store::Postgres(
-                PgPoolOptions::new()
-                    .max_connections(16)
-                    .connect(url)
-                    .await?,
-            )
+            Store::Postgres(Self::postgres(url, timeout).await?)
         } else {
             return Err(StoreError::BadUrl(format!(
                 "unknown database {url:?}: give sqlite://FILE (such as sqlite://mnk.db), memory, \
@@ -376,7 +447,31 @@ impl Store {
         Ok(store)
     }
 
-    async fn sqlite_file(url: &str) -> Result<SqlitePool, StoreError> {
+    async fn postgres(url: &str, timeout: Duration) -> Result<PgPool, StoreError> {
+        let options = PgConnectOptions::from_str(url)
+            .map_err(|e| StoreError::BadUrl(format!("cannot read the database URL: {e}")))?
+            // A statement that runs longer is cancelled by the server itself.
+            .options([("statement_timeout", timeout.as_millis().max(1).to_string())]);
+        PgPoolOptions::new()
+            .max_connections(16)
+            // sqlx's default is 30 s: requests hung that long in an outage.
+            .acquire_timeout(timeout)
+            .connect_with(options)
+            .await
+            .map_err(|e| match e {
+                sqlx::Error::PoolTimedOut => StoreError::Unreachable {
+                    waited: timeout,
+                    cause: "no connection could be made".into(),
+                },
+                e @ sqlx::Error::Io(_) => StoreError::Unreachable {
+                    waited: timeout,
+                    cause: e.to_string(),
+                },
+                e => e.into(),
+            })
+    }
+
+    async fn sqlite_file(url: &str, timeout: Duration) -> Result<SqlitePool, StoreError> {
         let options = SqliteConnectOptions::from_str(url)
             .map_err(|e| StoreError::BadUrl(format!("cannot read {url:?}: {e}")))?
             .create_if_missing(true)
@@ -385,11 +480,43 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             // Writers take turns; a writer waits for the one before rather than failing.
-            .busy_timeout(Duration::from_secs(5));
-        Ok(SqlitePoolOptions::new()
+            .busy_timeout(timeout);
+        let file = options.get_filename().display().to_string();
+        let damaged = |e: sqlx::Error| {
+            if is_damage(&e) {
+                StoreError::DamagedFile {
+                    file: file.clone(),
+                    detail: e.to_string(),
+                }
+            } else {
+                e.into()
+            }
+        };
+        let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            .acquire_timeout(timeout)
             .connect_with(options)
-            .await?)
+            .await
+            .map_err(damaged)?;
+        let check = sqlx::query_scalar::<_, String>("PRAGMA quick_check(3)").fetch_all(&pool);
+        match tokio::time::timeout(INTEGRITY_CHECK_TIME, check).await {
+            Ok(Ok(found)) if found == ["ok"] => Ok(pool),
+            Ok(Ok(found)) => Err(StoreError::DamagedFile {
+                file,
+                detail: format!(
+                    "PRAGMA quick_check: {}",
+                    found.join("; ").replace('\n', "; ")
+                ),
+            }),
+            Ok(Err(e)) => Err(damaged(e)),
+            Err(_) => {
+                tracing::warn!(
+                    "the integrity check of {file} did not finish within {} s: serving it unchecked",
+                    INTEGRITY_CHECK_TIME.as_secs()
+                );
+                Ok(pool)
+            }
+        }
     }
 
     async fn sqlite_memory() -> Result<SqlitePool, StoreError> {
@@ -402,6 +529,14 @@ impl Store {
             .max_lifetime(None)
             .connect_with(options)
             .await?)
+    }
+
+    /// Whether the database answers now (a trivial query), for the readiness probe.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        on_pool!(self, |pool| {
+            sqlx::query("SELECT 1").execute(pool).await?;
+        });
+        Ok(())
     }
 
     /// Whether servers sharing this database need to tell each other about changes.
@@ -835,6 +970,53 @@ mod tests {
                 assert_eq!(migrations[index].version, index as i64 + 1);
             }
         }
+    }
+
+    /// A file damaged while the server runs (past its start-up check): reading it is a
+    /// permanent fault, answered `database_damaged`, where a database that does not answer is
+    /// a transient one.
+    #[tokio::test]
+    async fn a_file_damaged_at_run_time_is_a_permanent_fault() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("rooms.db");
+        let store = Store::open(&format!("sqlite://{}", file.display()), DATABASE_TIMEOUT)
+            .await
+            .unwrap();
+        let room = NewRoom {
+            id: "r".into(),
+            rules: "15x15x5".into(),
+            clock: None,
+            x_seat: 0,
+            creator: "hash".into(),
+            bot: None,
+            opening: "free".into(),
+        };
+        store.create(&room, 0).await.unwrap();
+        assert!(store.load("r").await.unwrap().is_some());
+        let Store::Sqlite(pool) = store else {
+            unreachable!("an SQLite file")
+        };
+        sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+        // Every page but the first (the schema) overwritten.
+        let mut bytes = std::fs::read(&file).unwrap();
+        bytes[4096..].fill(0x5a);
+        std::fs::write(&file, bytes).unwrap();
+
+        let options = SqliteConnectOptions::new().filename(&file);
+        let damaged = Store::Sqlite(SqlitePool::connect_with(options).await.unwrap());
+        let error = damaged.load("r").await.unwrap_err();
+        assert!(error.is_permanent(), "{error}");
+        let answer = crate::error::ApiError::from(error);
+        assert_eq!(answer.code(), "database_damaged", "{answer}");
+        assert_eq!(answer.retry_after(), None);
+
+        let down = StoreError::Database(sqlx::Error::PoolTimedOut);
+        assert!(!down.is_permanent());
+        assert_eq!(crate::error::ApiError::from(down).code(), "unavailable");
     }
 
     /// An SQLite database in memory made with the first `migrations` migrations, holding `rows`
