@@ -39,12 +39,15 @@ export async function call(path, body, options = {}) {
   }
 }
 
-/** Asks the engine on this device, with the same timeout, cancelling and errors as the server. */
-async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
+/**
+ * An abort controller that fires when `signal` does or after `timeoutMs`; `timedOut` says which,
+ * `release()` drops the timer and the listener once the answer is in.
+ */
+function deadline(signal, timeoutMs) {
   const ctl = new AbortController();
-  let timedOut = false;
+  const state = { ctl, timedOut: false };
   const timer = setTimeout(() => {
-    timedOut = true;
+    state.timedOut = true;
     ctl.abort();
   }, timeoutMs);
   const onAbort = () => ctl.abort();
@@ -52,12 +55,23 @@ async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
     if (signal.aborted) ctl.abort();
     else signal.addEventListener('abort', onAbort, { once: true });
   }
+  state.release = () => {
+    clearTimeout(timer);
+    if (signal) signal.removeEventListener('abort', onAbort);
+  };
+  return state;
+}
+
+/** Asks the engine on this device, with the same timeout, cancelling and errors as the server. */
+async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
+  const limit = deadline(signal, timeoutMs);
+  const { ctl } = limit;
   try {
     let reply;
     try {
       reply = await ask(path, body, { signal: ctl.signal });
     } catch (e) {
-      if (timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
+      if (limit.timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
       if (e.kind === 'aborted') throw new RequestError('aborted', 'cancelled');
       // The device's engine gave up (it failed to start): the server answers instead.
       return callServer(path, body, { signal, timeoutMs });
@@ -69,24 +83,14 @@ async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
     }
     return json;
   } finally {
-    clearTimeout(timer);
-    if (signal) signal.removeEventListener('abort', onAbort);
+    limit.release();
   }
 }
 
 /** Asks the server. */
 async function callServer(path, body, { signal, timeoutMs = TIMEOUT_MS, headers = {} } = {}) {
-  const ctl = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    ctl.abort();
-  }, timeoutMs);
-  const onAbort = () => ctl.abort();
-  if (signal) {
-    if (signal.aborted) ctl.abort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  }
+  const limit = deadline(signal, timeoutMs);
+  const { ctl } = limit;
   try {
     let res;
     try {
@@ -97,7 +101,7 @@ async function callServer(path, body, { signal, timeoutMs = TIMEOUT_MS, headers 
         signal: ctl.signal,
       });
     } catch (e) {
-      if (timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
+      if (limit.timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
       if (ctl.signal.aborted) throw new RequestError('aborted', 'cancelled');
       throw new RequestError('network', e && e.message ? e.message : 'network error');
     }
@@ -105,7 +109,7 @@ async function callServer(path, body, { signal, timeoutMs = TIMEOUT_MS, headers 
     try {
       json = await res.json();
     } catch (e) {
-      if (timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
+      if (limit.timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
       if (ctl.signal.aborted) throw new RequestError('aborted', 'cancelled');
       json = null;
     }
@@ -121,7 +125,6 @@ async function callServer(path, body, { signal, timeoutMs = TIMEOUT_MS, headers 
     if (json === null) throw new RequestError('http', 'the answer was not JSON', res.status);
     return json;
   } finally {
-    clearTimeout(timer);
-    if (signal) signal.removeEventListener('abort', onAbort);
+    limit.release();
   }
 }

@@ -152,6 +152,7 @@ function onMessage(w, message) {
   if (w !== worker) return;
   if (message.type === 'ready') {
     engine.books = message.books;
+    if (engine.readyMs === undefined) engine.readyMs = performance.now();
     setState('ready');
     pump();
   } else if (message.type === 'failed') {

@@ -188,6 +188,49 @@ for (const vp of VIEWPORTS) {
   });
 }
 
+describe('where the computer thinks', () => {
+  test('without the module the page thinks on the server and says so; the setting chooses', async () => {
+    const vp = VIEWPORTS[0];
+    const page = await open(browser, vp, '/?r=3x3x3&o=human');
+    await deviceReady(page);
+    assert.equal(await page.textContent('#engine-where'), 'thinks on this device');
+    // The player chooses the server: requests go there.
+    await page.selectOption('#sel-thinking', 'server');
+    await page.waitForFunction(() => mnkEngine.engine.state === 'server');
+    assert.equal(await page.textContent('#engine-where'), 'thinks on the server');
+    const asked = [];
+    page.on('request', (r) => ENGINE_PATHS.test(r.url()) && asked.push(new URL(r.url()).pathname));
+    await page.goto(`${BASE}/?r=3x3x3&o=perfect&s=X`);
+    await play(page, 'b2', vp);
+    assert.ok(asked.includes('/api/move'), asked.join(' '));
+    await page.selectOption('#sel-thinking', 'device');
+    await deviceReady(page);
+    await page.done();
+
+    // A browser whose module does not arrive: the server answers, and the note says so.
+    const broken = await open(browser, vp, '/?r=3x3x3&o=human');
+    await broken.context().route(/engine\/mnk\.wasm/, (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await broken.goto(`${BASE}/?r=3x3x3&o=perfect&s=X`);
+    await broken.waitForFunction(() => mnkEngine.engine.state === 'failed', null, { timeout: 30000 });
+    assert.match(await broken.textContent('#engine-where'), /thinks on the server/);
+    await play(broken, 'b2', vp);
+    assert.equal((await board(broken)).ply, '2');
+    await broken.done(true);
+  });
+
+  test('the board is drawn and playable before the module has loaded', async () => {
+    const page = await open(browser, VIEWPORTS[1], '/?r=15x15x5&o=level2&s=X');
+    await deviceReady(page);
+    const times = await page.evaluate(() => {
+      const paint = performance.getEntriesByName('first-contentful-paint')[0];
+      return { paint: paint ? paint.startTime : null, ready: mnkEngine.engine.readyMs };
+    });
+    assert.ok(times.paint !== null && times.paint < times.ready, JSON.stringify(times));
+    console.log(`first paint ${times.paint.toFixed(0)} ms, engine ready ${times.ready.toFixed(0)} ms after navigation (phone viewport)`);
+    await page.done();
+  });
+});
+
 describe('the same engine on the device as on the server', () => {
   test('the bench signature in the worker equals the native one; speeds reported', async () => {
     const bin = process.env.MNK_BIN || new URL('../../target/release/mnk', import.meta.url).pathname;

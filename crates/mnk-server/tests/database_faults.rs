@@ -15,7 +15,6 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::wire::{http, Server};
-use mnk_server::rooms::limits::{AddressRates, Rate};
 use mnk_server::{RoomConfig, ServerConfig};
 use serde_json::{json, Value};
 
@@ -23,16 +22,10 @@ use serde_json::{json, Value};
 const TIMEOUT: Duration = mnk_server::rooms::store::DATABASE_TIMEOUT;
 
 fn config(database: String) -> ServerConfig {
-    let plenty = Rate::per_minute(1_000_000);
     ServerConfig {
         database,
         rooms: RoomConfig {
-            per_address: AddressRates {
-                creations: plenty,
-                joins: plenty,
-                actions: plenty,
-                reads: plenty,
-            },
+            per_address: common::unlimited_rates(),
             database_timeout: TIMEOUT,
             ..RoomConfig::default()
         },

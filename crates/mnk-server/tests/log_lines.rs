@@ -10,7 +10,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::wire::{connect, connect_from, exchange, request, Server};
-use mnk_server::rooms::limits::{AddressRates, Rate};
 use mnk_server::{RoomConfig, ServerConfig};
 
 /// Everything logged, as the server's log would show it.
@@ -52,19 +51,12 @@ async fn a_flood_of_refusals_writes_a_few_lines() {
             .finish(),
     )
     .unwrap();
-
-    let plenty = Rate::per_minute(1_000_000);
     let server = Server::start(ServerConfig {
         threads: 1,
         queue_wait: Duration::from_millis(100),
         rooms: RoomConfig {
             max_sockets: 1,
-            per_address: AddressRates {
-                creations: plenty,
-                joins: plenty,
-                actions: plenty,
-                reads: plenty,
-            },
+            per_address: common::unlimited_rates(),
             ..RoomConfig::default()
         },
         ..common::config()

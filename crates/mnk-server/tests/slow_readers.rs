@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use common::wire::{http, Server};
 use futures_util::StreamExt;
-use mnk_server::rooms::limits::{AddressRates, Rate};
 use mnk_server::{ConnectionLimits, RoomConfig, ServerConfig};
 use serde_json::{json, Value};
 use tokio::net::TcpSocket;
@@ -23,19 +22,13 @@ const SOCKETS: usize = 50;
 const MOVES: usize = 1000;
 
 fn config() -> ServerConfig {
-    let plenty = Rate::per_minute(1_000_000);
     ServerConfig {
         connections: ConnectionLimits {
             write_timeout: WRITE_TIMEOUT,
             ..ConnectionLimits::default()
         },
         rooms: RoomConfig {
-            per_address: AddressRates {
-                creations: plenty,
-                joins: plenty,
-                actions: plenty,
-                reads: plenty,
-            },
+            per_address: common::unlimited_rates(),
             ..RoomConfig::default()
         },
         ..common::config()

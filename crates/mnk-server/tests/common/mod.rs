@@ -25,6 +25,17 @@ pub fn config() -> ServerConfig {
     }
 }
 
+/// Allowances no test reaches: the rooms' rate limits out of the way of tests about other things.
+pub fn unlimited_rates() -> mnk_server::rooms::limits::AddressRates {
+    let plenty = mnk_server::rooms::limits::Rate::per_minute(1_000_000);
+    mnk_server::rooms::limits::AddressRates {
+        creations: plenty,
+        joins: plenty,
+        actions: plenty,
+        reads: plenty,
+    }
+}
+
 /// The app under the test configuration.
 pub fn app() -> Router {
     mnk_server::router(&config())
