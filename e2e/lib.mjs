@@ -41,10 +41,12 @@ export async function launch() {
 
 /**
  * A fresh context and page at `path` (relative to the server), English unless `locale` says
- * otherwise, on the server under test unless `base` names another. Page errors are collected;
- * `done()` asserts there were none and closes the context.
+ * otherwise, on the server under test unless `base` names another. `thinking: 'server'` makes
+ * the page think on the server (the player's setting) rather than on the device, for tests of
+ * how the page meets the server's failures. Page errors are collected; `done()` asserts there
+ * were none and closes the context.
  */
-export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US', base = BASE } = {}) {
+export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US', base = BASE, thinking = null } = {}) {
   const context = await browser.newContext({
     viewport: vp.viewport,
     deviceScaleFactor: vp.deviceScaleFactor,
@@ -53,6 +55,12 @@ export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', 
     colorScheme,
     locale,
   });
+  if (thinking) {
+    await context.addInitScript((where) => {
+      const settings = JSON.parse(localStorage.getItem('mnk.settings') || '{}');
+      localStorage.setItem('mnk.settings', JSON.stringify({ ...settings, thinking: where }));
+    }, thinking);
+  }
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

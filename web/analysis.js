@@ -79,6 +79,8 @@ function startOnDevice(query, node) {
       if (!mine()) return;
       // The device's engine gave up: the server analyses instead.
       if (error.kind === 'failed') startOnServer(query, node);
+      // Another request needed the worker first: analyse again after it.
+      else if (error.kind === 'preempted') startOnDevice(query, node);
       else ended();
     });
 }

@@ -43,8 +43,8 @@ function renderEngineWhere() {
   const where = $('engine-where');
   const state = engine.state;
   where.dataset.state = state;
-  where.textContent = t({ ready: 'engineDevice', loading: 'engineLoading', server: 'engineServer', failed: 'engineFailed' }[state]);
-  where.title = t(state === 'ready' || state === 'loading' ? 'engineDeviceTitle' : 'engineServerTitle');
+  where.textContent = t({ ready: 'engineDevice', loading: 'engineLoading', server: 'engineServer', failed: 'engineServer' }[state]);
+  where.title = t({ ready: 'engineDeviceTitle', loading: 'engineDeviceTitle', server: 'engineServerTitle', failed: 'engineFailedTitle' }[state]);
   $('sel-thinking').value = settings.thinking === 'server' ? 'server' : 'device';
 }
 

@@ -226,6 +226,9 @@ function submit(message, { signal, onInfo } = {}) {
       signal.addEventListener('abort', onAbort, { once: true });
     }
     queue.push(job);
+    // The analysis runs until told to stop, and the worker does one thing at a time: any other
+    // request (the state of the position moved to, a heat map) goes first.
+    if (message.type !== 'analyse' && running && running.message.type === 'analyse') preempt(running);
     settled().then(() => {
       if (engine.state === 'ready') pump();
       else if (queue.includes(job)) {
@@ -238,17 +241,25 @@ function submit(message, { signal, onInfo } = {}) {
 
 /** Stops `job`: dropped from the queue, or its search ended by replacing the worker. */
 function cancel(job) {
-  if (running === job) {
-    const stoppedAt = performance.now();
-    stopWorker();
-    engine.lastStopMs = performance.now() - stoppedAt;
-    engine.restarts += 1;
-    setState('loading');
-    spawn();
-  } else {
-    queue = queue.filter((j) => j !== job);
-  }
+  if (running === job) restart();
+  else queue = queue.filter((j) => j !== job);
   job.fail('aborted', 'cancelled');
+}
+
+/** Stops the analysis under way for a request that came after it (analysis.js starts it again). */
+function preempt(job) {
+  restart();
+  job.fail('preempted', 'another request came first');
+}
+
+/** Ends the search under way by replacing the worker with a fresh one. */
+function restart() {
+  const stoppedAt = performance.now();
+  stopWorker();
+  engine.lastStopMs = performance.now() - stoppedAt;
+  engine.restarts += 1;
+  setState('loading');
+  spawn();
 }
 
 /** A request as the server would answer it: `{status, body}`. */

@@ -123,6 +123,7 @@ for (const vp of VIEWPORTS) {
       const page = await open(browser, vp, '/?r=4x4x3&o=human');
       await deviceReady(page);
       const tried = await refuseEngineRequests(page);
+      await gotoReady(page, '/?r=4x4x3&o=human', tried);
       const exactOn = async () => {
         await page.keyboard.press('e');
         await page.waitForFunction(() => document.getElementById('legend').dataset.state === 'solved', null, { timeout: 60000 });
@@ -131,22 +132,19 @@ for (const vp of VIEWPORTS) {
       assert.equal((await board(page)).exactCells, '16');
       assert.match(await page.textContent('#legend'), /The position: X wins in \d+ plies\./);
 
-      await page.goto(`${BASE}/?r=6x6x4&o=human`);
-      await deviceReady(page);
+      await gotoReady(page, '/?r=6x6x4&o=human', tried);
       await exactOn();
       assert.equal((await board(page)).exactCells, '36');
       // 6×6×4 is a first player's win (docs/solver-table.md).
       assert.match(await page.textContent('#legend'), /The position: X wins in 11 plies\./);
 
-      await page.goto(`${BASE}/?r=3x3x3&o=human`);
-      await deviceReady(page);
+      await gotoReady(page, '/?r=3x3x3&o=human', tried);
       await page.keyboard.press('g');
       await page.waitForFunction(() => document.querySelectorAll('#explorer-tree [role="treeitem"]').length >= 9, null, { timeout: 30000 });
       const top = await page.$$eval('#explorer-tree > [role="treeitem"] > ul > [role="treeitem"]', (items) => items.length);
       assert.equal(top, 9);
 
-      await page.goto(`${BASE}/?r=3x3x3&m=a1.a2.b2.c3.b1.c1.b3&o=human`);
-      await deviceReady(page);
+      await gotoReady(page, '/?r=3x3x3&m=a1.a2.b2.c3.b1.c1.b3&o=human', tried);
       await page.keyboard.press('r');
       await page.waitForSelector('#review[data-done="true"]', { timeout: 60000 });
       const marks = await page.$$eval('#moves li', (lis) => lis.map((li) => li.querySelector('.mark') && li.querySelector('.mark').dataset.mark));
@@ -159,10 +157,8 @@ for (const vp of VIEWPORTS) {
     test('offline after one visit: plays, analyses and solves; rooms say they need the network', async () => {
       const page = await open(browser, vp, '/?r=15x15x5&o=level2&s=X');
       await deviceReady(page);
-      await page.waitForFunction(async () => {
-        const registration = await navigator.serviceWorker.getRegistration();
-        return Boolean(registration && registration.active);
-      }, null, { timeout: 30000 });
+      // The service worker has kept this release: it is active once its files are cached.
+      await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
       const context = page.context();
       await context.setOffline(true);
       await page.reload();

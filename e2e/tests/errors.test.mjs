@@ -1,5 +1,6 @@
 // Failures are shown, never hung on: a 500, a dropped connection, a slow answer (the thinking
-// indicator), the dialog's own validation and the server's refusal of impossible rules.
+// indicator), the dialog's own validation and the server's refusal of impossible rules. The page
+// thinks on the server here (the player's setting), since these are the server's failures.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, idle, launch, open, shot, VIEWPORTS } from '../lib.mjs';
@@ -15,7 +16,7 @@ after(async () => {
 for (const vp of VIEWPORTS) {
   describe(`errors (${vp.name})`, () => {
     test('a 500 from /api/move shows an error with Retry; Retry recovers', async () => {
-      const page = await open(browser, vp, '/?r=15x15x5&o=level2&s=X');
+      const page = await open(browser, vp, '/?r=15x15x5&o=level2&s=X', { thinking: 'server' });
       await page.route('**/api/move', (route) =>
         route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
       );
@@ -34,7 +35,7 @@ for (const vp of VIEWPORTS) {
     });
 
     test('a dropped connection on /api/state is shown; the move is not kept', async () => {
-      const page = await open(browser, vp, '/?r=3x3x3&o=human');
+      const page = await open(browser, vp, '/?r=3x3x3&o=human', { thinking: 'server' });
       await page.route('**/api/state', (route) => route.abort('connectionreset'));
       await page.click('#grid [data-cell="b2"]');
       await page.waitForSelector('#error:not([hidden])');
@@ -48,7 +49,7 @@ for (const vp of VIEWPORTS) {
     });
 
     test('a slow answer shows the thinking indicator, then the move', async () => {
-      const page = await open(browser, vp, '/?r=3x3x3&o=perfect&s=X');
+      const page = await open(browser, vp, '/?r=3x3x3&o=perfect&s=X', { thinking: 'server' });
       await page.route('**/api/move', async (route) => {
         await new Promise((r) => setTimeout(r, 1200));
         await route.continue();
@@ -61,7 +62,7 @@ for (const vp of VIEWPORTS) {
     });
 
     test('the new-game dialog validates, and shows the server refusing', async () => {
-      const page = await open(browser, vp, '/?r=3x3x3&o=human');
+      const page = await open(browser, vp, '/?r=3x3x3&o=human', { thinking: 'server' });
       await page.click('#btn-new');
       await page.waitForSelector('#dlg-new[open]');
       await page.selectOption('#f-preset', 'custom').catch(() => {});

@@ -275,7 +275,7 @@ export default {
   engineDevice: 'thinks on this device',
   engineLoading: 'loading its engine…',
   engineServer: 'thinks on the server',
-  engineFailed: 'thinks on the server (this browser cannot run its engine)',
+  engineFailedTitle: 'The computer thinks on the server: this browser could not start its engine.',
   engineDeviceTitle: 'The computer plays, analyses and solves on this device, also offline.',
   engineServerTitle: 'The computer thinks on the server: choose “Think here” to play offline.',
   roomNeedsNetwork: 'Rooms need the network: you are offline. Games against the computer go on here.',

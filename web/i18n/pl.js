@@ -306,7 +306,7 @@ export default {
   engineDevice: 'myśli na tym urządzeniu',
   engineLoading: 'wczytuje silnik…',
   engineServer: 'myśli na serwerze',
-  engineFailed: 'myśli na serwerze (ta przeglądarka nie uruchomi silnika)',
+  engineFailedTitle: 'Komputer myśli na serwerze: ta przeglądarka nie uruchomiła silnika.',
   engineDeviceTitle: 'Komputer gra, analizuje i rozwiązuje na tym urządzeniu, także bez sieci.',
   engineServerTitle: 'Komputer myśli na serwerze: wybierz „Myśl tutaj”, aby grać bez sieci.',
   roomNeedsNetwork: 'Pokoje wymagają sieci: jesteś offline. Gry z komputerem działają dalej tutaj.',
