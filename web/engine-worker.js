@@ -6,6 +6,7 @@
 //               {id, type: 'request', path, body}              (body undefined for a GET)
 //               {id, type: 'analyse', query}
 //               {id, type: 'bench', depth}
+//               {id, type: 'solve-board', rules}                (the empty board's value, timed)
 // Messages out: {type: 'ready', books} or {type: 'failed', message} after init;
 //               {id, type: 'reply', status, body}; during an analysis {id, type: 'info', kind,
 //               data}, kind 'info' after each iteration and 'progress' every 250 ms.
@@ -71,6 +72,9 @@ function run(message) {
   } else if (message.type === 'analyse') {
     const [queryLen] = put(message.query);
     text = output(exports.mnk_analyse(queryLen));
+  } else if (message.type === 'solve-board') {
+    const [rulesLen] = put(message.rules);
+    text = output(exports.mnk_solve_board(rulesLen));
   } else if (message.type === 'bench') {
     text = JSON.stringify({ status: 200, body: JSON.parse(output(exports.mnk_bench(message.depth))) });
   } else {

@@ -281,5 +281,10 @@ export function benchOnDevice(depth) {
   return submit({ type: 'bench', depth });
 }
 
+/** The exact value of an empty board in the worker, timed (`mnk solve W H K` on the device). */
+export function solveBoardOnDevice(rules) {
+  return submit({ type: 'solve-board', rules });
+}
+
 // Browser tests and curious players can reach the engine from the console.
-globalThis.mnkEngine = { engine, ask, analyseOnDevice, benchOnDevice, chooseThinking };
+globalThis.mnkEngine = { engine, ask, analyseOnDevice, benchOnDevice, solveBoardOnDevice, chooseThinking };

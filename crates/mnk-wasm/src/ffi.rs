@@ -187,6 +187,20 @@ pub extern "C" fn mnk_bench(depth: u32) -> usize {
     })
 }
 
+/// Solves the empty board whose rules (`7x7x5`) are the input's first `rules_len` bytes:
+/// `{"status", "body": {"value", "best", "nodes", "ms"}}`.
+#[no_mangle]
+pub extern "C" fn mnk_solve_board(rules_len: usize) -> usize {
+    STATE.with(|state| {
+        let mut state = state.borrow_mut();
+        let answer = match std::str::from_utf8(&state.input[..rules_len.min(state.input.len())]) {
+            Ok(rules) => state.device.solve_board(&HostClock, rules),
+            Err(_) => garbled("rules"),
+        };
+        finish(&mut state, answer)
+    })
+}
+
 /// Leaves `answer` in the output buffer and answers its length.
 fn finish(state: &mut State, answer: String) -> usize {
     state.output = answer.into_bytes();

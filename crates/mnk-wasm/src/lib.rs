@@ -98,6 +98,30 @@ impl Device {
     }
 }
 
+impl Device {
+    /// The exact value of the empty board `rules` (`mnk solve W H K`: the value and a best move,
+    /// not every move's), timed on `clock`: `{"value", "best", "nodes", "ms"}`, or the refusal.
+    #[must_use]
+    pub fn solve_board(&self, clock: &dyn Clock, rules: &str) -> String {
+        let start = clock.now_ms();
+        let solved = rules
+            .parse::<mnk_core::Rules>()
+            .map_err(ApiError::from)
+            .and_then(|rules| {
+                let pos = mnk_core::Position::new(rules);
+                let mut solver = mnk_engine::solver::Solver::for_rules(&rules)?;
+                let analysis = solver.solve(&pos, &mnk_engine::Limits::none())?;
+                Ok(json!({
+                    "value": analysis.value.to_string(),
+                    "best": analysis.best.map(|c| rules.cell_name(c)),
+                    "nodes": analysis.nodes,
+                    "ms": clock.now_ms().saturating_sub(start),
+                }))
+            });
+        envelope(&Reply::of(solved))
+    }
+}
+
 /// A reply as the worker posts it: status and body together.
 fn envelope(reply: &Reply) -> String {
     json!({ "status": reply.status, "body": reply.body }).to_string()
@@ -159,6 +183,18 @@ mod tests {
         assert!(!infos.is_empty());
         assert_eq!(infos[0]["lines"].as_array().map(Vec::len), Some(2));
         assert!(done["body"]["depth"].as_u64() > Some(0), "{done}");
+    }
+
+    #[test]
+    fn a_board_is_solved_as_mnk_solve_solves_it() {
+        let answer = reply(&Device::new().solve_board(&Still, "4x3x3"));
+        assert_eq!(answer["status"], 200, "{answer}");
+        assert_eq!(answer["body"]["value"], "win in 7");
+        // As `mnk solve 4 3 3` answers: b2, 69 nodes.
+        assert_eq!(answer["body"]["best"], "b2");
+        assert_eq!(answer["body"]["nodes"], 69);
+        let refused = reply(&Device::new().solve_board(&Still, "15x15x5"));
+        assert_eq!(refused["body"]["error"]["code"], "too_large");
     }
 
     #[test]
