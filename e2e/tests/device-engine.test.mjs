@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { BASE, board, launch, open, play, shot, VIEWPORTS } from '../lib.mjs';
+import { BASE, board, idle, launch, open, play, shot, VIEWPORTS } from '../lib.mjs';
 
 /** The server's engine endpoints: what the device must answer in their place. */
 const ENGINE_PATHS = /\/api\/(state|move|hint|opening|weights|solve|tree|analyse|import|export|presets|bots)\b/;
@@ -24,10 +24,11 @@ async function deviceReady(page) {
   await page.waitForFunction(() => globalThis.mnkEngine && mnkEngine.engine.state === 'ready', null, { timeout: 30000 });
 }
 
-/** Opens `path` on the page and waits for its engine; `tried` then counts from zero. */
+/** Opens `path` on the page and waits for its engine and its game; `tried` then counts from zero. */
 async function gotoReady(page, path, tried) {
   await page.goto(`${BASE}${path}`);
   await deviceReady(page);
+  await idle(page);
   tried.reset();
 }
 
@@ -85,6 +86,7 @@ for (const vp of VIEWPORTS) {
         const tried = await refuseEngineRequests(page);
         await page.goto(`${BASE}/?r=3x3x3&o=${opponent}&s=X`);
         await deviceReady(page);
+        await idle(page);
         tried.reset();
         const final = await playOut(page, ['b2', 'a1', 'c3', 'a3', 'c1', 'b1', 'a2', 'c2', 'b3'], vp);
         assert.notEqual(final.status, 'ongoing', opponent);
@@ -100,6 +102,7 @@ for (const vp of VIEWPORTS) {
       const asked = [];
       await page.goto(`${BASE}/?r=15x15x5&o=level6&s=X`);
       await deviceReady(page);
+      await idle(page);
       tried.reset();
       page.on('request', (r) => ENGINE_PATHS.test(r.url()) && asked.push(r.url()));
       // A weak line of play: level 6 wins it.
@@ -111,6 +114,7 @@ for (const vp of VIEWPORTS) {
       assert.deepEqual(asked, [], 'no engine request of the game reached the server');
       await page.goto(`${BASE}/?r=15x15x5&m=h8.i9.h10&o=human`);
       await deviceReady(page);
+      await idle(page);
       tried.reset();
       asked.length = 0;
       await page.click('#btn-hint');
@@ -170,6 +174,7 @@ for (const vp of VIEWPORTS) {
       await context.setOffline(true);
       await page.reload();
       await deviceReady(page);
+      await idle(page);
       assert.equal(await page.textContent('#engine-where'), 'thinks on this device');
       await play(page, 'h8', vp);
       assert.equal((await board(page)).ply, '2', 'the computer answered offline');
@@ -178,6 +183,7 @@ for (const vp of VIEWPORTS) {
       await page.keyboard.press('a');
       await page.goto(`${BASE}/?r=4x3x3&o=human`);
       await deviceReady(page);
+      await idle(page);
       await page.keyboard.press('e');
       await page.waitForFunction(() => document.getElementById('legend').dataset.state === 'solved', null, { timeout: 30000 });
       await page.click('#btn-room');
@@ -204,6 +210,7 @@ describe('where the computer thinks', () => {
     const asked = [];
     page.on('request', (r) => ENGINE_PATHS.test(r.url()) && asked.push(new URL(r.url()).pathname));
     await page.goto(`${BASE}/?r=3x3x3&o=perfect&s=X`);
+    await idle(page);
     await play(page, 'b2', vp);
     assert.ok(asked.includes('/api/move'), asked.join(' '));
     await page.selectOption('#sel-thinking', 'device');
@@ -216,6 +223,7 @@ describe('where the computer thinks', () => {
     await broken.goto(`${BASE}/?r=3x3x3&o=perfect&s=X`);
     await broken.waitForFunction(() => mnkEngine.engine.state === 'failed', null, { timeout: 30000 });
     assert.match(await broken.textContent('#engine-where'), /thinks on the server/);
+    await idle(broken);
     await play(broken, 'b2', vp);
     assert.equal((await board(broken)).ply, '2');
     await broken.done(true);

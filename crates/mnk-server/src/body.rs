@@ -49,11 +49,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
                     )))
                 }
             })?;
-        serde_json::from_slice(&bytes).map(ApiJson).map_err(|e| {
-            ApiError::Api(mnk_api::ApiError::BadJson(format!(
-                "the request body is not the JSON expected: {e}"
-            )))
-        })
+        // Refused in the words the page's worker uses for the same body.
+        serde_json::from_slice(&bytes)
+            .map(ApiJson)
+            .map_err(|e| ApiError::Api(mnk_api::ApiError::bad_body(&e)))
     }
 }
 

@@ -96,9 +96,7 @@ impl Device {
         let report = run_fixed_depth_on(Some(depth), 1, clock);
         json!({ "nodes": report.nodes(), "ms": report.ms(), "nps": report.nps() }).to_string()
     }
-}
 
-impl Device {
     /// The exact value of the empty board `rules` (`mnk solve W H K`: the value and a best move,
     /// not every move's), timed on `clock`: `{"value", "best", "nodes", "ms"}`, or the refusal.
     #[must_use]
