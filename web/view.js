@@ -461,8 +461,20 @@ function renderMoveList() {
   });
   ol.replaceChildren(frag);
   const current = ol.querySelector('[aria-current]');
-  if (current) current.scrollIntoView({ block: 'nearest' });
+  if (current) revealInList(ol, current);
   else ol.scrollTop = 0;
+}
+
+/**
+ * Scrolls the list `list` (and nothing else) so that `item` is in it: `scrollIntoView` would
+ * scroll the page too, and on a phone, where the list is below the board, the page would run
+ * away from the player after every move.
+ */
+function revealInList(list, item) {
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
 }
 
 export function updateButtons() {
