@@ -20,8 +20,11 @@ const LOCAL = new Set(['state', 'move', 'hint', 'opening', 'weights', 'solve', '
 const MODULE_URL = 'engine/mnk.wasm';
 const BOOKS_URL = 'engine/books.json';
 
-/** The engine's state, for the indicator: `loading`, `ready`, `failed` or `server`. */
-export const engine = { state: 'loading', why: '', books: 0, restarts: 0 };
+/**
+ * The engine's state, for the indicator: `loading`, `ready`, `failed` or `server`; why it
+ * failed; how many solved books it shelved; when it was first ready (ms after navigation).
+ */
+export const engine = { state: 'loading', why: '', books: 0 };
 
 const listeners = new Set();
 let worker = null;
@@ -92,7 +95,8 @@ export function startEngine() {
 export function chooseThinking(where) {
   settings.thinking = where;
   stopWorker();
-  rejectAll('aborted', 'the engine moved');
+  // What the device was asked is asked of the server instead (api.js falls back on `failed`).
+  rejectAll('failed', 'the player chose the server');
   if (where === 'server') setState('server');
   else if (compiled) {
     setState('loading');
@@ -168,7 +172,6 @@ function onMessage(w, message) {
     const job = running;
     running = null;
     if (job) job.settle(500, { error: { code: 'internal', message: `the engine failed: ${message.message}` } });
-    engine.restarts += 1;
     setState('loading');
     spawn();
   }
@@ -254,10 +257,7 @@ function preempt(job) {
 
 /** Ends the search under way by replacing the worker with a fresh one. */
 function restart() {
-  const stoppedAt = performance.now();
   stopWorker();
-  engine.lastStopMs = performance.now() - stoppedAt;
-  engine.restarts += 1;
   setState('loading');
   spawn();
 }

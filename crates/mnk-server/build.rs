@@ -107,26 +107,17 @@ fn engine_module(root: &Path) -> Option<PathBuf> {
         println!("cargo:warning=MNK_WASM=off: the page's engine is not built; the page thinks on the server");
         return None;
     }
-    for name in ENGINE_CRATES {
-        let dir = root.join("crates").join(name);
-        println!("cargo:rerun-if-changed={}", dir.join("src").display());
-        println!(
-            "cargo:rerun-if-changed={}",
-            dir.join("Cargo.toml").display()
-        );
+    let mut watched: Vec<PathBuf> = ENGINE_CRATES
+        .iter()
+        .flat_map(|name| {
+            let dir = root.join("crates").join(name);
+            [dir.join("src"), dir.join("Cargo.toml")]
+        })
+        .collect();
+    watched.extend(["crates/mnk-engine/weights", "Cargo.lock", "Cargo.toml"].map(|p| root.join(p)));
+    for path in watched {
+        println!("cargo:rerun-if-changed={}", path.display());
     }
-    println!(
-        "cargo:rerun-if-changed={}",
-        root.join("crates/mnk-engine/weights").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        root.join("Cargo.lock").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        root.join("Cargo.toml").display()
-    );
 
     let target_dir = root.join("target/wasm");
     let Some(mut cargo) = wasm_cargo() else {

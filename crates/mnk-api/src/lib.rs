@@ -61,16 +61,19 @@ impl Settings {
     /// The thinking time a request gets: its `time_ms` capped, or the default.
     #[must_use]
     pub fn think_time(&self, time_ms: Option<u64>) -> Duration {
-        time_ms
-            .map_or(self.default_think, Duration::from_millis)
-            .clamp(Duration::from_millis(1), self.max_think)
+        self.capped(time_ms, self.default_think)
     }
 
     /// The solving time a request gets: its `time_ms` capped, or the cap.
     #[must_use]
     pub fn solve_time(&self, time_ms: Option<u64>) -> Duration {
+        self.capped(time_ms, self.max_think)
+    }
+
+    /// `time_ms` (or `absent` when not given) within 1 ms and the cap.
+    fn capped(&self, time_ms: Option<u64>, absent: Duration) -> Duration {
         time_ms
-            .map_or(self.max_think, Duration::from_millis)
+            .map_or(absent, Duration::from_millis)
             .clamp(Duration::from_millis(1), self.max_think)
     }
 }

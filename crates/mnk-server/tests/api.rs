@@ -655,3 +655,30 @@ async fn the_engine_moves_with_two_search_threads() {
     assert!(reply.json["depth"].as_u64().unwrap() >= 1, "{}", reply.json);
     assert!(reply.json["nodes"].as_u64().unwrap() > 0, "{}", reply.json);
 }
+
+/// A game drawn because no line can be completed is over for every endpoint, as `state` says
+/// (the example: before, `weights` answered a heat map and `solve` values).
+#[tokio::test]
+async fn a_game_with_no_line_left_is_over_for_every_endpoint() {
+    let app = app();
+    let game = json!({"rules": {"width": 3, "height": 1, "k": 3}, "moves": []});
+    let state = post(&app, "/api/state", game.clone()).await;
+    assert_eq!(state.json["outcome"]["status"], "draw");
+    assert_eq!(state.json["outcome"]["reason"], "no_line_left");
+    assert_error(
+        &post(&app, "/api/hint", game.clone()).await,
+        409,
+        "game_over",
+    );
+    assert_error(
+        &post(&app, "/api/solve", game.clone()).await,
+        409,
+        "game_over",
+    );
+    let mut against = game.clone();
+    against["opponent"] = json!({"level": 1});
+    assert_error(&post(&app, "/api/move", against).await, 409, "game_over");
+    let weights = post(&app, "/api/weights", game).await;
+    assert_eq!(weights.status, StatusCode::OK);
+    assert_eq!(weights.json["weights"], json!([]));
+}
