@@ -89,7 +89,7 @@ fn five_by_five_by_five_is_a_draw() {
 fn every_row_the_solver_takes_on_is_known_to_it() {
     // The solver takes every bounded board of at most 64 cells, 7x7x5 and 8x8x5 included; the
     // rows checked above are those it proves within a test's time. 7x7x5 and 8x8x5 are run by
-    // `mnk solve --table` (README, "Exact solver speed"); 15x15x5 is beyond its bitboards.
+    // `mnk solve --table` (docs/benchmarks.md); 15x15x5 is beyond its bitboards.
     for r in known_results() {
         let rules = Rules::bounded(r.width, r.height, r.k).unwrap();
         let cells = r.width * r.height;

@@ -56,8 +56,8 @@ pub const MAX_DEPTH: u32 = 60;
 pub const MIN_K: u32 = 3;
 /// How many plies deeper than the main thread's iteration the odd helper threads search (the
 /// even ones search its depth). With two threads, a lead of two brought the main thread to
-/// depth 10 sooner than a lead of one, and won more games against one thread (README,
-/// "Threads").
+/// depth 10 sooner than a lead of one, and won more games against one thread
+/// (docs/strength.md, "Threads").
 const HELPER_LEAD: u32 = 2;
 
 /// Most threads one search takes (the front-ends refuse more).
