@@ -7,8 +7,9 @@
 
 import { analyseOnDevice, answersLocally } from './engine.js';
 import { rulesToString } from './notation.js';
+import { fillGraph } from './review.js';
 import { ongoing, position, store } from './store.js';
-import { render, scoreForX } from './view.js';
+import { chanceForX, render } from './view.js';
 
 const CANDIDATES = 3;
 const MAX_MS = 30000;
@@ -36,6 +37,7 @@ function start() {
   const query = new URLSearchParams({ rules: rulesToString(store.rules), moves: node.moves.join('.'), multipv: String(CANDIDATES), max_ms: String(MAX_MS) });
   if (answersLocally('analyse')) startOnDevice(query, node);
   else startOnServer(query, node);
+  fillGraph();
   render();
 }
 
@@ -48,7 +50,9 @@ function report(kind, data, node) {
   } else {
     analysis.report = data;
     analysis.progress = data;
-    if (data.lines && data.lines.length) node.evalForX = scoreForX(data.lines[0].value, data.to_move);
+    if (data.lines && data.lines.length) node.evalChanceX = chanceForX(data.lines[0].value, data.to_move);
+    // The device may have been loading when the analysis began: the graph starts now.
+    fillGraph();
   }
   if (kind === 'done') {
     analysis.state = 'done';
@@ -112,6 +116,12 @@ export function pauseAnalysis() {
 /** After the position shown changes: analyse the new one, if analysis is on. */
 export function refreshAnalysis() {
   if (store.analysis.on && store.analysis.node !== store.tree.cursor) start();
+}
+
+/** Shows or hides the engine's own scores beside the chances (for those who read engines). */
+export function toggleRawScores() {
+  store.analysis.raw = !store.analysis.raw;
+  render();
 }
 
 export function toggleAnalysis() {

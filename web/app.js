@@ -11,7 +11,7 @@
 import { call } from './api.js';
 import { chooseThinking, engine, onEngineChange, startEngine } from './engine.js';
 import { bindDialog, openNewGame, relabelDialog } from './dialog.js';
-import { refreshAnalysis, toggleAnalysis } from './analysis.js';
+import { refreshAnalysis, toggleAnalysis, toggleRawScores } from './analysis.js';
 import { refreshExact, toggleExact } from './exact.js';
 import { bindExplorer, resetExplorer, toggleExplorer } from './explorer.js';
 import { bindShare, openShare } from './share.js';
@@ -77,6 +77,7 @@ function bind() {
     'btn-numbers': toggleNumbers,
     'btn-exact': toggleExact,
     'btn-analysis': toggleAnalysis,
+    'btn-raw': toggleRawScores,
     'btn-review': toggleReview,
     'btn-share': openShare,
     'btn-trial': () => {

@@ -11,11 +11,17 @@
 // Stopping: the module thinks synchronously, so a search that is no longer wanted (a new game,
 // an undo, leaving analysis) is stopped by terminating the worker; a new one starts at once from
 // the module compiled on the first load and the books already fetched.
+//
+// Two workers, two lanes: the main lane answers the game and the analysis board; the review's
+// requests (the review and the graph of the whole game, long and not urgent) run in a second
+// worker started when first needed, so that they neither wait for the analysis nor stop it.
 
 import { settings } from './settings.js';
 
 /** The requests the device answers; everything else (rooms, health) goes to the server. */
-const LOCAL = new Set(['state', 'move', 'hint', 'opening', 'weights', 'solve', 'tree', 'import', 'export', 'presets', 'bots', 'analyse']);
+const LOCAL = new Set(['state', 'move', 'hint', 'opening', 'weights', 'solve', 'tree', 'review', 'import', 'export', 'presets', 'bots', 'analyse']);
+/** The requests the second worker answers. */
+const BACKGROUND = new Set(['review']);
 
 const MODULE_URL = 'engine/mnk.wasm';
 const BOOKS_URL = 'engine/books.json';
@@ -27,12 +33,23 @@ const BOOKS_URL = 'engine/books.json';
 export const engine = { state: 'loading', why: '', books: 0 };
 
 const listeners = new Set();
-let worker = null;
 let compiled = null; // { module, books }
 let readyWaiters = [];
-let queue = []; // jobs not yet sent
-let running = null; // the job the worker is on
 let nextId = 1;
+
+/** A worker and its jobs: `queue` not yet sent, `running` the one it is on. */
+class Lane {
+  constructor(name) {
+    this.name = name;
+    this.worker = null;
+    this.ready = false;
+    this.queue = [];
+    this.running = null;
+  }
+}
+
+const main = new Lane('main');
+const background = new Lane('background');
 
 /** Calls `listener` whenever the engine's state changes (the indicator redraws). */
 export function onEngineChange(listener) {
@@ -87,20 +104,21 @@ export function startEngine() {
   }
   setState('loading');
   load()
-    .then(() => spawn())
+    .then(() => spawn(main))
     .catch((error) => fail(error));
 }
 
 /** Switches between the device and the server (the setting). */
 export function chooseThinking(where) {
   settings.thinking = where;
-  stopWorker();
+  stopWorker(main);
+  stopWorker(background);
   // What the device was asked is asked of the server instead (api.js falls back on `failed`).
   rejectAll('failed', 'the player chose the server');
   if (where === 'server') setState('server');
   else if (compiled) {
     setState('loading');
-    spawn();
+    spawn(main);
   } else startEngine();
 }
 
@@ -122,73 +140,100 @@ async function load() {
 }
 
 function fail(error) {
-  stopWorker();
+  stopWorker(main);
+  stopWorker(background);
   setState('failed', String(error && error.message ? error.message : error));
   rejectAll('failed', engine.why);
 }
 
-function spawn() {
-  stopWorker();
+function spawn(lane) {
+  stopWorker(lane);
   let w;
   try {
     w = new Worker('engine-worker.js');
   } catch (error) {
-    fail(error);
+    if (lane === main) fail(error);
+    else rejectLane(lane, 'failed', String(error && error.message ? error.message : error));
     return;
   }
-  worker = w;
-  w.onmessage = (e) => onMessage(w, e.data);
+  lane.worker = w;
+  w.onmessage = (e) => onMessage(lane, w, e.data);
   w.onerror = (e) => {
-    if (worker !== w) return;
+    if (lane.worker !== w) return;
     e.preventDefault();
-    fail(e.message || 'the engine worker failed');
+    const why = e.message || 'the engine worker failed';
+    if (lane === main) fail(why);
+    else {
+      stopWorker(lane);
+      rejectLane(lane, 'failed', why);
+    }
   };
   w.postMessage({ type: 'init', module: compiled.module, books: compiled.books });
 }
 
-function stopWorker() {
-  if (worker) worker.terminate();
-  worker = null;
-  running = null;
+function stopWorker(lane) {
+  if (lane.worker) lane.worker.terminate();
+  lane.worker = null;
+  lane.ready = false;
+  lane.running = null;
 }
 
-function onMessage(w, message) {
-  if (w !== worker) return;
+function onMessage(lane, w, message) {
+  if (w !== lane.worker) return;
   if (message.type === 'ready') {
-    engine.books = message.books;
-    if (engine.readyMs === undefined) engine.readyMs = performance.now();
-    setState('ready');
-    pump();
+    lane.ready = true;
+    if (lane === main) {
+      engine.books = message.books;
+      if (engine.readyMs === undefined) engine.readyMs = performance.now();
+      setState('ready');
+    }
+    pump(lane);
   } else if (message.type === 'failed') {
-    fail(message.message);
+    if (lane === main) fail(message.message);
+    else {
+      stopWorker(lane);
+      rejectLane(lane, 'failed', message.message);
+    }
   } else if (message.type === 'info') {
-    if (running && running.id === message.id && running.onInfo) running.onInfo(message.kind, message.data);
+    const job = lane.running;
+    if (job && job.id === message.id && job.onInfo) job.onInfo(message.kind, message.data);
   } else if (message.type === 'reply') {
-    const job = running;
-    running = null;
+    const job = lane.running;
+    lane.running = null;
     if (job && job.id === message.id) job.settle(message.status, message.body);
-    pump();
+    pump(lane);
   } else if (message.type === 'crashed') {
-    const job = running;
-    running = null;
+    const job = lane.running;
+    lane.running = null;
     if (job) job.settle(500, { error: { code: 'internal', message: `the engine failed: ${message.message}` } });
-    setState('loading');
-    spawn();
+    if (lane === main) setState('loading');
+    spawn(lane);
   }
 }
 
-function pump() {
-  if (running || !worker || engine.state !== 'ready' || !queue.length) return;
-  running = queue.shift();
-  running.started = performance.now();
-  worker.postMessage(running.message);
+/** Sends the lane's next job, starting its worker first if it has none (the second lane's). */
+function pump(lane) {
+  if (lane.running || !lane.queue.length || (lane === main && engine.state !== 'ready')) return;
+  if (!lane.worker) {
+    if (compiled) spawn(lane);
+    return;
+  }
+  if (!lane.ready) return;
+  lane.running = lane.queue.shift();
+  lane.running.started = performance.now();
+  lane.worker.postMessage(lane.running.message);
+}
+
+function rejectLane(lane, kind, why) {
+  const jobs = lane.running ? [lane.running, ...lane.queue] : lane.queue;
+  lane.queue = [];
+  lane.running = null;
+  for (const job of jobs) job.fail(kind, why);
 }
 
 function rejectAll(kind, why) {
-  const jobs = running ? [running, ...queue] : queue;
-  queue = [];
-  running = null;
-  for (const job of jobs) job.fail(kind, why);
+  rejectLane(main, kind, why);
+  rejectLane(background, kind, why);
 }
 
 /** Waits until the engine has settled (ready, or given up for the server). */
@@ -201,10 +246,11 @@ function settled() {
  * Sends a job and answers a promise of `{status, body}`. `signal` cancels it: a job still queued
  * is dropped, the job the worker is on is stopped by starting a new worker.
  */
-function submit(message, { signal, onInfo } = {}) {
+function submit(message, { signal, onInfo, lane = main } = {}) {
   return new Promise((resolve, reject) => {
     const job = {
       id: nextId++,
+      lane,
       message: null,
       onInfo,
       settle: (status, body) => {
@@ -228,14 +274,14 @@ function submit(message, { signal, onInfo } = {}) {
       }
       signal.addEventListener('abort', onAbort, { once: true });
     }
-    queue.push(job);
+    lane.queue.push(job);
     // The analysis runs until told to stop, and the worker does one thing at a time: any other
-    // request (the state of the position moved to, a heat map) goes first.
-    if (message.type !== 'analyse' && running && running.message.type === 'analyse') preempt(running);
+    // request of its lane (the state of the position moved to, a heat map) goes first.
+    if (message.type !== 'analyse' && lane.running && lane.running.message.type === 'analyse') preempt(lane.running);
     settled().then(() => {
-      if (engine.state === 'ready') pump();
-      else if (queue.includes(job)) {
-        queue = queue.filter((j) => j !== job);
+      if (engine.state === 'ready') pump(lane);
+      else if (lane.queue.includes(job)) {
+        lane.queue = lane.queue.filter((j) => j !== job);
         job.fail('failed', engine.why || 'the engine is not available');
       }
     });
@@ -244,27 +290,31 @@ function submit(message, { signal, onInfo } = {}) {
 
 /** Stops `job`: dropped from the queue, or its search ended by replacing the worker. */
 function cancel(job) {
-  if (running === job) restart();
-  else queue = queue.filter((j) => j !== job);
+  const { lane } = job;
+  if (lane.running === job) restart(lane);
+  else lane.queue = lane.queue.filter((j) => j !== job);
   job.fail('aborted', 'cancelled');
 }
 
 /** Stops the analysis under way for a request that came after it (analysis.js starts it again). */
 function preempt(job) {
-  restart();
+  restart(job.lane);
   job.fail('preempted', 'another request came first');
 }
 
-/** Ends the search under way by replacing the worker with a fresh one. */
-function restart() {
-  stopWorker();
-  setState('loading');
-  spawn();
+/** Ends the lane's search under way by replacing its worker with a fresh one. */
+function restart(lane) {
+  const waiting = lane.queue;
+  stopWorker(lane);
+  lane.queue = waiting;
+  if (lane === main) setState('loading');
+  spawn(lane);
 }
 
 /** A request as the server would answer it: `{status, body}`. */
-export function ask(path, body, options) {
-  return submit({ type: 'request', path, body }, options);
+export function ask(path, body, options = {}) {
+  const lane = BACKGROUND.has(path.split('?')[0]) ? background : main;
+  return submit({ type: 'request', path, body }, { ...options, lane });
 }
 
 /**

@@ -1,47 +1,31 @@
 // Review (R): every move of the current line marked best, good, inaccuracy, mistake or blunder,
-// a summary per player, and "find the better move" for the mistakes.
+// an accuracy per player, what was better at each marked move, and "find the better move" for
+// the mistakes.
 //
 // On boards the solver decides, marks are exact: a blunder changes the game's exact outcome (a
 // won position no longer won, a drawn one lost), and no other move is a blunder; a move keeping
 // the outcome is best when it is as fast a win (or as slow a loss) as possible, else good.
-// Elsewhere marks come from the engine's scores (positive is good for the mover, about 150 per
-// unit of advantage since the mover's sum counts 9 quarters to 8): the score of the engine's best move in the position before, against the
-// score of the position after the move played, seen by the mover. A proven win given away or a
-// proven loss walked into is a blunder; otherwise the difference decides: up to 45 best (or the
-// engine's own move), 150 good, 450 inaccuracy, 1200 mistake, more a blunder (docs/study.md).
+// Elsewhere POST /api/review values every position with the same fixed search (a set number of
+// nodes on one thread, so the same game gets the same marks every time) and judges each move by
+// the win chance it loses (mnk-engine's review.rs, docs/study.md). The values also draw the
+// analysis graph for the whole game.
 
 import { call, RequestError } from './api.js';
+import { answersLocally } from './engine.js';
 import { showRequestFailure } from './errors.js';
 import { t } from './i18n.js';
 import { apiRules, cellName } from './notation.js';
 import { playerOf, store } from './store.js';
 import { render } from './view.js';
 
-/** Engine thinking time per position, in ms. */
-const ENGINE_MS = 300;
 /** The solver's time per position, in ms. */
 const SOLVE_MS = 4000;
-/** Score differences (for the mover) up to which a move is best, good, an inaccuracy, a mistake. */
-export const THRESHOLDS = { best: 45, good: 150, inaccuracy: 450, mistake: 1200 };
+/** Moves judged per review request: marks appear a few at a time, and a stop comes soon. */
+const STRETCH = 8;
 export const MARKS = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 
-const outcomeClass = (v) => (v.kind === 'win' ? 1 : v.kind === 'loss' ? -1 : v.kind === 'draw' ? 0 : null);
-
-/** A value as one number for the mover (proven results far beyond any evaluation). */
-function scoreOf(v) {
-  if (v.kind === 'win') return 100000 - v.plies;
-  if (v.kind === 'loss') return -100000 + v.plies;
-  if (v.kind === 'draw') return 0;
-  return v.score;
-}
-
-/** The value of a position after a move, seen by the player who made it. */
-function seenByMover(valueAfter) {
-  if (valueAfter.kind === 'win') return { kind: 'loss', plies: valueAfter.plies + 1 };
-  if (valueAfter.kind === 'loss') return { kind: 'win', plies: valueAfter.plies + 1 };
-  if (valueAfter.kind === 'draw') return valueAfter;
-  return { kind: 'eval', score: -valueAfter.score };
-}
+const outcomeClass = (v) => (v.kind === 'win' ? 1 : v.kind === 'loss' ? -1 : 0);
+const certainChance = (v) => (outcomeClass(v) + 1) / 2;
 
 /** The mark of a move from exact values: the best move's and the played move's. */
 export function exactMark(best, played) {
@@ -50,18 +34,13 @@ export function exactMark(best, played) {
   return best.kind === played.kind && (best.plies || 0) === (played.plies || 0) ? 'best' : 'good';
 }
 
-/** The mark of a move from engine values (see the file's comment). */
-export function engineMark(best, played, sameAsEngine) {
-  if (best.kind === 'win' && played.kind !== 'win') return 'blunder';
-  if (played.kind === 'loss' && best.kind !== 'loss') return 'blunder';
-  const [b, p] = [outcomeClass(best), outcomeClass(played)];
-  if (b !== null && p !== null && b === p) return exactMark(best, played);
-  const loss = scoreOf(best) - scoreOf(played);
-  if (sameAsEngine || loss <= THRESHOLDS.best) return 'best';
-  if (loss <= THRESHOLDS.good) return 'good';
-  if (loss <= THRESHOLDS.inaccuracy) return 'inaccuracy';
-  if (loss <= THRESHOLDS.mistake) return 'mistake';
-  return 'blunder';
+/**
+ * A move's accuracy from the chance it lost, as mnk-engine's review.rs computes it (lichess's
+ * curve): 100 for nothing lost, about 64 for a tenth, 0 for all.
+ */
+export function accuracyOf(loss) {
+  const points = 100 * Math.min(1, Math.max(0, loss));
+  return Math.min(100, Math.max(0, 103.1668 * Math.exp(-0.043544 * points) - 3.1668));
 }
 
 /** The solver's answer for the position of `node` (kept on the node), or null if unsolvable. */
@@ -83,34 +62,90 @@ async function solved(node, signal) {
   }
 }
 
-/** The engine's best move and its value for the position of `node` (kept on the node). */
-async function engineView(node, signal) {
-  if (node.engine) return node.engine;
-  const st = node.state;
-  if (st && st.outcome.status !== 'ongoing') {
-    // A finished game: the player to move has lost (or it is drawn); no move to suggest.
-    node.engine = { value: st.outcome.status === 'draw' ? { kind: 'draw' } : { kind: 'loss', plies: 0 }, cell: null };
-    return node.engine;
+/**
+ * Values the positions from `node` on along the line (`STRETCH` moves) with the review's search
+ * and keeps on each node its value and X's chance, and on each move after it its judgement.
+ */
+async function reviewStretch(node, line, signal) {
+  const last = line[line.length - 1] || store.tree.root;
+  const from = node.ply;
+  const to = Math.min(from + STRETCH, last.ply);
+  const r = await call('review', { rules: apiRules(store.rules), moves: last.moves, from, to }, { signal });
+  const nodes = [store.tree.root, ...line];
+  for (const p of r.positions) {
+    const n = nodes[p.ply];
+    n.reviewChanceX = p.expect_x;
+    n.reviewValue = { value: p.value, best: p.best, pv: p.pv, toMove: p.to_move };
   }
-  const r = await call('hint', { rules: apiRules(store.rules), moves: node.moves, time_ms: ENGINE_MS }, { signal });
-  node.engine = { value: r.value, cell: r.move.cell };
-  return node.engine;
+  for (const m of r.moves) {
+    const n = nodes[m.ply];
+    n.engineReview = {
+      mark: m.mark,
+      exact: false,
+      best: m.best,
+      line: m.line,
+      value: m.value,
+      bestValue: m.best_value,
+      loss: m.loss,
+      accuracy: m.accuracy,
+    };
+  }
 }
 
-/** Marks the move that led to `node`. */
-async function markMove(node, signal) {
+/** Marks the move that led to `node` (the nodes of `line` before it are marked already). */
+async function markMove(node, line, signal) {
   const before = node.parent;
   const exact = await solved(before, signal);
   if (exact) {
     const played = exact.moves.find((m) => m.cell === node.move || cellName(m.x, m.y) === node.move);
     if (played) {
       const best = exact.moves[0];
-      return { mark: exactMark(best.value, played.value), exact: true, best: best.cell, value: played.value, bestValue: best.value };
+      const loss = Math.max(0, certainChance(best.value) - certainChance(played.value));
+      return {
+        mark: exactMark(best.value, played.value),
+        exact: true,
+        best: best.cell,
+        line: [best.cell],
+        value: played.value,
+        bestValue: best.value,
+        loss,
+        accuracy: accuracyOf(loss),
+      };
     }
   }
-  const [b, after] = [await engineView(before, signal), await engineView(node, signal)];
-  const played = seenByMover(after.value);
-  return { mark: engineMark(b.value, played, b.cell === node.move), exact: false, best: b.cell, value: played, bestValue: b.value };
+  if (!node.engineReview) await reviewStretch(before, line, signal);
+  return node.engineReview;
+}
+
+let graphFill = null;
+
+/**
+ * Values, for the analysis graph, every position of the line shown that has no value yet, a
+ * stretch at a time, with the review's search (so the marks of a later review are found too).
+ * Only where the device thinks: its second worker does it beside the analysis; the server's
+ * slots are kept for the analysis itself (there the review fills the graph). Stops quietly on a
+ * failure, and when the game changes.
+ */
+export async function fillGraph() {
+  if (graphFill || !answersLocally('review')) return;
+  const root = store.tree.root;
+  graphFill = new AbortController();
+  try {
+    for (;;) {
+      if (store.tree.root !== root || !store.analysis.on) break;
+      const line = store.tree.line();
+      const nodes = [root, ...line];
+      const first = nodes.find((n) => n.reviewChanceX === undefined);
+      if (!first) break;
+      await reviewStretch(first, line, graphFill.signal);
+      if (first.reviewChanceX === undefined) break;
+      render();
+    }
+  } catch {
+    // The graph stays as far as it got; the analysis of the position shown goes on.
+  } finally {
+    graphFill = null;
+  }
 }
 
 /** Reviews the current line; marks go on the nodes as they are found. */
@@ -124,7 +159,7 @@ export async function runReview() {
   try {
     for (const node of line) {
       if (!node.state) node.state = await call('state', { rules: apiRules(store.rules), moves: node.moves }, { signal: ctl.signal });
-      if (!node.review) node.review = await markMove(node, ctl.signal);
+      if (!node.review) node.review = await markMove(node, line, ctl.signal);
       review.done += 1;
       render();
     }
@@ -147,16 +182,6 @@ export function toggleReview() {
     return;
   }
   runReview();
-}
-
-/** Counts of each mark per player over the current line. */
-export function summary() {
-  const counts = { X: {}, O: {} };
-  for (const p of ['X', 'O']) for (const m of MARKS) counts[p][m] = 0;
-  store.tree.line().forEach((node, i) => {
-    if (node.review) counts[playerOf(i)][node.review.mark] += 1;
-  });
-  return counts;
 }
 
 /** The moves worth another try: mistakes and blunders (of the human's side against the computer). */
@@ -196,9 +221,9 @@ export async function judgeTrial(cell) {
     const m = exact.find((x) => x.cell === name);
     good = Boolean(m) && ['best', 'good'].includes(exactMark(exact[0].value, m.value));
   } else {
-    const r = await call('hint', { rules: apiRules(store.rules), moves: [...before.moves, name], time_ms: ENGINE_MS });
-    const mark = engineMark(before.engine.value, seenByMover(r.value), name === before.engine.cell);
-    good = ['best', 'good'].includes(mark);
+    // Judged as the review judged the mistake: the same search of the position before and after.
+    const r = await call('review', { rules: apiRules(store.rules), moves: [...before.moves, name], from: before.ply });
+    good = ['best', 'good'].includes(r.moves[0].mark);
   }
   if (good) {
     trial.verdict = t('trialRight', { cell: name });
@@ -217,7 +242,8 @@ export function revealTrial() {
   const { trial } = store.review;
   if (!trial) return;
   trial.node.review.retried = true;
-  store.review.lastVerdict = t('trialReveal', { cell: trial.node.review.best });
+  const { best, line } = trial.node.review;
+  store.review.lastVerdict = t('trialReveal', { cell: best, line: (line || [best]).join(' ') });
   store.review.trial = null;
   render();
 }

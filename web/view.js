@@ -54,16 +54,15 @@ board.onHover = (cell, e) => {
 // ---- words ----------------------------------------------------------------------------------
 
 /**
- * A value the server gives for `mover` (the side it was computed for), always told from one
- * fixed point of view: who wins, or the score for X (so it does not flip sign every move).
+ * A value the engine gives for `mover` (the side it was computed for), always told from one
+ * fixed point of view: who wins, or X's chance (so it does not flip every move).
  */
 export function valueText(v, mover) {
   if (!v) return '';
   if (v.kind === 'win') return t('valueWinFor', { p: mover, n: v.plies });
   if (v.kind === 'loss') return t('valueWinFor', { p: other(mover), n: v.plies });
   if (v.kind === 'draw') return t('valueDraw');
-  const forX = mover === 'X' ? v.score : -v.score;
-  return t('valueEval', { score: forX > 0 ? `+${forX}` : String(forX) });
+  return t('valueChance', { pc: percent(chanceForX(v, mover)) });
 }
 
 /** The engine's report on a move for `mover`: value, depth, nodes, time. */
@@ -112,23 +111,37 @@ export function opponentTitle(o) {
 
 // ---- analysis ----
 
-/** A value for `toMove` as a score for X: proven results far beyond any evaluation. */
-export function scoreForX(value, toMove) {
-  const sign = toMove === 'X' ? 1 : -1;
-  if (value.kind === 'win') return sign * (100000 - value.plies);
-  if (value.kind === 'loss') return -sign * (100000 - value.plies);
-  if (value.kind === 'draw') return 0;
-  return sign * value.score;
+/**
+ * X's expected result (0 a loss, ½ even, 1 a win) in a value the engine gives for `toMove`: its
+ * `expect`, the engine's win chance (mnk-engine's chance.rs: sigmoid(K·score), K fitted per rule
+ * set and board size).
+ */
+export function chanceForX(value, toMove) {
+  const fallback = value.kind === 'win' ? 1 : value.kind === 'loss' ? 0 : 0.5;
+  const e = typeof value.expect === 'number' ? value.expect : fallback;
+  return toMove === 'X' ? e : 1 - e;
 }
 
-/** A score for X in words: "X +173", or who wins. */
-function scoreText(forX) {
-  if (Math.abs(forX) > 50000) return t('valueWinFor', { p: forX > 0 ? 'X' : 'O', n: 100000 - Math.abs(forX) });
-  return `X ${forX > 0 ? '+' : ''}${forX}`;
+/** A chance as a whole percentage; an unproven one is never shown as certain. */
+function percent(chance) {
+  return Math.min(99, Math.max(1, Math.round(100 * chance)));
 }
 
-/** How much of the evaluation bar is X's: a half at 0, nearly all for a large advantage. */
-const barShare = (forX) => (Math.abs(forX) > 50000 ? (forX > 0 ? 1 : 0) : 0.5 + 0.5 * Math.tanh(forX / 1000));
+/** A value for `toMove` in short words for X: "X 63%", or who wins in n, or a draw. */
+function chanceText(value, toMove) {
+  if (value.kind !== 'eval') return valueText(value, toMove);
+  return t('valueChance', { pc: percent(chanceForX(value, toMove)) });
+}
+
+/** The engine's own score of a value, for X ("+432"), for those who read engines. */
+function rawText(value, toMove) {
+  if (value.kind !== 'eval') return value.text || '';
+  const forX = toMove === 'X' ? value.score : -value.score;
+  return forX > 0 ? `+${forX}` : String(forX);
+}
+
+/** How much of the evaluation bar is X's: X's chance. */
+const barShare = (value, toMove) => chanceForX(value, toMove);
 
 function analysisSummary() {
   const { analysis } = store;
@@ -166,8 +179,15 @@ function renderAnalysis() {
       li.dataset.move = line.move.cell;
       const score = document.createElement('span');
       score.className = 'score';
-      score.textContent = scoreText(scoreForX(line.value, report.to_move));
-      li.append(score, line.pv.join(' '));
+      score.textContent = chanceText(line.value, report.to_move);
+      li.append(score);
+      if (analysis.raw) {
+        const raw = document.createElement('span');
+        raw.className = 'raw';
+        raw.textContent = rawText(line.value, report.to_move);
+        li.append(raw);
+      }
+      li.append(line.pv.join(' '));
       return li;
     }),
   );
@@ -180,13 +200,33 @@ function renderAnalysis() {
       p = other(p);
       return stone;
     });
-    board.candidates = lines.map((l) => ({ x: l.move.x, y: l.move.y, text: scoreText(scoreForX(l.value, report.to_move)).replace(/^X /, '') }));
-    $('evalbar-x').style.width = `${(100 * barShare(scoreForX(first.value, report.to_move))).toFixed(1)}%`;
+    board.candidates = lines.map((l) => ({ x: l.move.x, y: l.move.y, text: candidateText(l.value, report.to_move) }));
+    const share = barShare(first.value, report.to_move);
+    $('evalbar-x').style.width = `${(100 * share).toFixed(1)}%`;
+    $('evalbar').dataset.chanceX = share.toFixed(3);
   }
+  $('btn-raw').setAttribute('aria-pressed', String(Boolean(analysis.raw)));
   drawGraph();
 }
 
-/** The evaluation (for X) of every position of the line that has been analysed, as a graph. */
+/** A candidate's label on the board, in a cell's width: X's chance, or who wins and when. */
+function candidateText(value, toMove) {
+  if (value.kind === 'eval') return `${percent(chanceForX(value, toMove))}%`;
+  if (value.kind === 'draw') return '=';
+  const winner = value.kind === 'win' ? toMove : other(toMove);
+  return `${winner}${value.plies}`;
+}
+
+/**
+ * X's chance in the position of `node` for the graph: the review's value (the same fixed search
+ * for every position, so the curve is comparable from move to move), else the analysis's.
+ */
+export function graphChance(node) {
+  if (node.reviewChanceX !== undefined) return node.reviewChanceX;
+  return node.evalChanceX;
+}
+
+/** X's chance over the game, from the review's values (and the analysis's), as a graph. */
 function drawGraph() {
   const canvas = $('eval-graph');
   const box = canvas.getBoundingClientRect();
@@ -201,7 +241,7 @@ function drawGraph() {
   const w = box.width;
   const h = box.height;
   const x = (i) => (nodes.length > 1 ? (i / (nodes.length - 1)) * (w - 8) + 4 : w / 2);
-  const y = (forX) => h / 2 - (barShare(forX) - 0.5) * (h - 8);
+  const y = (chance) => h / 2 - (chance - 0.5) * (h - 8);
   const cs = getComputedStyle(document.documentElement);
   ctx.clearRect(0, 0, w, h);
   ctx.strokeStyle = cs.getPropertyValue('--line');
@@ -213,15 +253,19 @@ function drawGraph() {
   ctx.lineWidth = 2;
   ctx.beginPath();
   let drawing = false;
+  let points = 0;
   nodes.forEach((n, i) => {
-    if (n.evalForX === undefined) {
+    const chance = graphChance(n);
+    if (chance === undefined) {
       drawing = false;
       return;
     }
-    if (drawing) ctx.lineTo(x(i), y(n.evalForX));
-    else ctx.moveTo(x(i), y(n.evalForX));
+    if (drawing) ctx.lineTo(x(i), y(chance));
+    else ctx.moveTo(x(i), y(chance));
     drawing = true;
+    points += 1;
   });
+  canvas.dataset.points = String(points);
   ctx.stroke();
   const at = nodes.indexOf(tree.cursor);
   ctx.fillStyle = cs.getPropertyValue('--c-last');
@@ -402,14 +446,48 @@ function renderReview() {
     });
     return { p, counts };
   });
+  const accuracy = accuracies();
   const table = $('review-summary');
-  const head = `<tr><th></th>${MARK_ORDER.map((m) => `<th title="${t(`mark_${m}`)}" class="m-${m}">${MARK_SYMBOLS[m]}</th>`).join('')}</tr>`;
-  const body = rows.map((r) => `<tr data-player="${r.p}"><th>${r.p}</th>${MARK_ORDER.map((m) => `<td data-mark="${m}">${r.counts[m]}</td>`).join('')}</tr>`).join('');
+  const head = `<tr><th></th>${MARK_ORDER.map((m) => `<th title="${t(`mark_${m}`)}" class="m-${m}">${MARK_SYMBOLS[m]}</th>`).join('')}<th>${t('accuracy')}</th></tr>`;
+  const cellOf = (p) => (accuracy[p] === null ? '–' : `${accuracy[p].toFixed(1)}%`);
+  const body = rows.map((r) => `<tr data-player="${r.p}"><th>${r.p}</th>${MARK_ORDER.map((m) => `<td data-mark="${m}">${r.counts[m]}</td>`).join('')}<td data-accuracy="${accuracy[r.p] === null ? '' : accuracy[r.p].toFixed(1)}">${cellOf(r.p)}</td></tr>`).join('');
   table.innerHTML = head + body;
   const trial = review.trial;
-  $('review-verdict').textContent = trial ? trial.verdict || t('trialAsk', { cell: trial.node.move }) : review.lastVerdict || '';
+  $('review-verdict').textContent = trial ? trial.verdict || t(`trialAsk_${trial.node.review.mark}`, { cell: trial.node.move }) : review.lastVerdict || '';
+  renderReviewedMove(tree.cursor);
   $('btn-trial').hidden = Boolean(trial) || Boolean(review.ctl);
   $('btn-reveal').hidden = !trial;
+}
+
+/**
+ * Each player's accuracy over the moves of the line reviewed so far: the mean of their moves'
+ * accuracies (null before any of theirs is marked).
+ */
+function accuracies() {
+  const sums = { X: [0, 0], O: [0, 0] };
+  store.tree.line().forEach((node, i) => {
+    if (!node.review) return;
+    const s = sums[playerOf(i)];
+    s[0] += node.review.accuracy;
+    s[1] += 1;
+  });
+  return { X: sums.X[1] ? sums.X[0] / sums.X[1] : null, O: sums.O[1] ? sums.O[0] / sums.O[1] : null };
+}
+
+/** What the review says of the move that led to `node`: its mark, what was better, and the line. */
+function renderReviewedMove(node) {
+  const el = $('review-move');
+  const r = node.review;
+  el.hidden = !r;
+  if (!r) return;
+  const mover = playerOf(node.ply - 1);
+  const parts = [t('reviewMove', { n: node.ply, p: mover, cell: node.move, mark: t(`mark_${r.mark}`) })];
+  if (r.mark !== 'best' && r.best && r.best !== node.move) {
+    parts.push(t('reviewBetter', { cell: r.best, value: valueText(r.bestValue, mover), played: valueText(r.value, mover) }));
+    if (r.line && r.line.length > 1) parts.push(t('reviewLine', { line: r.line.join(' ') }));
+  }
+  el.textContent = parts.join(' ');
+  el.dataset.mark = r.mark;
 }
 
 /**

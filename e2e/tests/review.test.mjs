@@ -95,7 +95,7 @@ for (const vp of VIEWPORTS) {
       await page.click('#btn-trial');
       await page.waitForFunction(() => document.getElementById('board').dataset.ply === '3');
       await idle(page);
-      assert.match(await page.textContent('#review-verdict'), /c1 was a mistake/);
+      assert.match(await page.textContent('#review-verdict'), /c1 was a blunder/);
       await page.click('#grid [data-cell="a3"]');
       await page.waitForFunction(() => /no better/.test(document.getElementById('review-verdict').textContent));
       assert.equal((await page.$eval('#board', (b) => b.dataset.ply)), '3', 'a try is not played');

@@ -239,7 +239,7 @@ fn lines_json(rules: &Rules, to_move: Player, found: &MultiPv, time_ms: u64) -> 
         .map(|line| {
             json!({
                 "move": cell_json(rules, line.pv[0]),
-                "value": value_json(line.value),
+                "value": value_json(rules, line.value),
                 "pv": cell_names(rules, &line.pv),
             })
         })

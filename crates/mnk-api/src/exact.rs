@@ -162,7 +162,7 @@ impl TreeJob {
             })
             .collect();
         let mut answer = tree_head(&self.pos);
-        answer["value"] = value_json(analysis.value);
+        answer["value"] = value_json(self.pos.rules(), analysis.value);
         match &counts {
             Ok(counts) => {
                 answer["games"] = json!(counts.position.games);
@@ -248,7 +248,7 @@ fn moves_json(rules: &Rules, moves: &[(Cell, Value)]) -> Vec<Json> {
         .iter()
         .map(|&(cell, value)| {
             let mut entry = cell_json(rules, cell);
-            entry["value"] = value_json(value);
+            entry["value"] = value_json(rules, value);
             entry
         })
         .collect()
@@ -257,7 +257,7 @@ fn moves_json(rules: &Rules, moves: &[(Cell, Value)]) -> Vec<Json> {
 /// `solve`'s answer for an analysis that took `time_ms`, from `source`.
 fn solve_json(rules: &Rules, analysis: &Analysis, time_ms: u64, source: &str) -> Json {
     json!({
-        "value": value_json(analysis.value),
+        "value": value_json(rules, analysis.value),
         "best": analysis.best.map(|c| rules.cell_name(c)),
         "nodes": analysis.nodes,
         "time_ms": time_ms,

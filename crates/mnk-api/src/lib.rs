@@ -22,6 +22,7 @@ pub mod import;
 pub mod opening;
 pub mod play;
 pub mod respond;
+pub mod review;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -135,6 +136,8 @@ pub enum Job {
     Solve(exact::SolveJob),
     /// The game-tree explorer ([`exact`]).
     Tree(exact::TreeJob),
+    /// A stretch of a game reviewed ([`review`]).
+    Review(review::ReviewJob),
 }
 
 impl Job {
@@ -147,6 +150,7 @@ impl Job {
             Job::Weights(job) => job.budget,
             Job::Solve(job) => job.budget,
             Job::Tree(job) => job.budget,
+            Job::Review(job) => job.budget,
         }
     }
 
@@ -158,6 +162,7 @@ impl Job {
             Job::Weights(job) => job.run(context),
             Job::Solve(job) => job.run(context),
             Job::Tree(job) => job.run(context),
+            Job::Review(job) => job.run(context),
         }
     }
 }

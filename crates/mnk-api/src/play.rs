@@ -175,7 +175,7 @@ impl ThinkJob {
 fn choice_json(rules: &Rules, choice: &Choice, time_ms: u64) -> Json {
     json!({
         "move": cell_json(rules, choice.cell),
-        "value": choice.value.map(value_json),
+        "value": choice.value.map(|v| value_json(rules, v)),
         "pv": cell_names(rules, &choice.pv),
         "depth": choice.depth,
         "nodes": choice.nodes,
@@ -234,13 +234,21 @@ pub fn parse_opponent(opponent: &Json) -> Result<BotSpec, ApiError> {
 
 /// A value as `{"kind", "plies" | "score", "text"}`.
 #[must_use]
-pub fn value_json(value: Value) -> Json {
+pub fn value_json(rules: &Rules, value: Value) -> Json {
     let text = value.to_string();
+    // The expected result for the side to move (for a move: its player), 0 to 1, to three places.
+    let expect = (mnk_engine::chance::expected(rules, value) * 1000.0).round() / 1000.0;
     match value {
-        Value::Win(plies) => json!({ "kind": "win", "plies": plies, "text": text }),
-        Value::Loss(plies) => json!({ "kind": "loss", "plies": plies, "text": text }),
-        Value::Draw => json!({ "kind": "draw", "text": text }),
-        Value::Eval(score) => json!({ "kind": "eval", "score": score, "text": text }),
+        Value::Win(plies) => {
+            json!({ "kind": "win", "plies": plies, "text": text, "expect": expect })
+        }
+        Value::Loss(plies) => {
+            json!({ "kind": "loss", "plies": plies, "text": text, "expect": expect })
+        }
+        Value::Draw => json!({ "kind": "draw", "text": text, "expect": expect }),
+        Value::Eval(score) => {
+            json!({ "kind": "eval", "score": score, "text": text, "expect": expect })
+        }
     }
 }
 
@@ -313,19 +321,24 @@ mod tests {
     }
 
     #[test]
-    fn values_carry_kind_and_text() {
+    fn values_carry_kind_text_and_chance() {
+        let rules: Rules = "gomoku15".parse().unwrap();
         assert_eq!(
-            value_json(Value::Win(3)),
-            json!({"kind": "win", "plies": 3, "text": "win in 3"})
+            value_json(&rules, Value::Win(3)),
+            json!({"kind": "win", "plies": 3, "text": "win in 3", "expect": 1.0})
         );
         assert_eq!(
-            value_json(Value::Draw),
-            json!({"kind": "draw", "text": "draw"})
+            value_json(&rules, Value::Draw),
+            json!({"kind": "draw", "text": "draw", "expect": 0.5})
         );
+        let eval = value_json(&rules, Value::Eval(120));
         assert_eq!(
-            value_json(Value::Eval(120)),
-            json!({"kind": "eval", "score": 120, "text": "+120"})
+            (eval["kind"].clone(), eval["score"].clone()),
+            (json!("eval"), json!(120))
         );
-        assert_eq!(value_json(Value::Loss(4))["kind"], "loss");
+        let chance = eval["expect"].as_f64().unwrap();
+        assert!(chance > 0.5 && chance < 1.0, "{chance}");
+        assert_eq!(value_json(&rules, Value::Loss(4))["kind"], "loss");
+        assert_eq!(value_json(&rules, Value::Loss(4))["expect"], 0.0);
     }
 }

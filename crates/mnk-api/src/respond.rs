@@ -10,7 +10,7 @@ use serde_json::{json, Value as Json};
 
 use crate::error::ApiError;
 use crate::play::Ask;
-use crate::{analysis, exact, game, import, opening, play, Checked, Context, Settings};
+use crate::{analysis, exact, game, import, opening, play, review, Checked, Context, Settings};
 
 /// A reply: the HTTP status the server would answer, and the JSON body.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +82,7 @@ fn answer(
         ("weights", Some(body)) => play::weights(settings, &read::<game::GameRequest>(body)?)?,
         ("solve", Some(body)) => exact::solve(settings, &read(body)?)?,
         ("tree", Some(body)) => exact::tree(settings, &read(body)?)?,
+        ("review", Some(body)) => Checked::Job(Box::new(review::review(settings, &read(body)?)?)),
         _ => {
             return Err(ApiError::NotFound(format!(
                 "there is no {} request \"{name}\" here: rooms and shared games are the server's",

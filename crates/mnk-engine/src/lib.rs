@@ -10,11 +10,13 @@
 pub mod bench;
 mod bot;
 pub mod bots;
+pub mod chance;
 pub mod count;
 pub mod geometry;
 pub mod level;
 mod limits;
 pub mod opening;
+pub mod review;
 mod rng;
 pub mod roster;
 pub mod search;

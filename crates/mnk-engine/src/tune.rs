@@ -19,6 +19,7 @@ use std::fmt;
 
 use mnk_core::{Cell, Player, Position, Record, Rules};
 
+use crate::chance::{fit_scale, sigmoid};
 use crate::search::board::Board;
 use crate::search::eval::evaluate;
 use crate::search::threat::{key_pattern, Threat};
@@ -390,10 +391,6 @@ fn with_params(weights: &Weights, params: &[f64], by_colour: bool) -> Weights {
     w
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// The mean squared error of the parameters over the samples at scale `k`.
 fn error(samples: &[Sample], params: &[f64], k: f64) -> f64 {
     let sum: f64 = samples
@@ -415,29 +412,9 @@ fn eval_of(s: &Sample, params: &[f64]) -> f64 {
             .sum::<f64>()
 }
 
-/// The scale `K` that fits the results best with the parameters fixed: a scan over powers of
-/// ten, then a golden-section search around the best.
+/// The scale `K` that fits the results best with the parameters fixed.
 fn fit_k(samples: &[Sample], params: &[f64]) -> f64 {
-    let mut best = (f64::INFINITY, 1e-3);
-    for e in -6..=0 {
-        let k = 10f64.powi(e);
-        let err = error(samples, params, k);
-        if err < best.0 {
-            best = (err, k);
-        }
-    }
-    let (mut lo, mut hi) = ((best.1 / 10.0).ln(), (best.1 * 10.0).ln());
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let a = hi - phi * (hi - lo);
-        let b = lo + phi * (hi - lo);
-        if error(samples, params, a.exp()) < error(samples, params, b.exp()) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    ((lo + hi) / 2.0).exp()
+    fit_scale(|k| error(samples, params, k))
 }
 
 /// What a tuning run found.

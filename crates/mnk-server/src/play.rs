@@ -16,6 +16,7 @@ use mnk_api::game::GameRequest;
 use mnk_api::import::{ExportRequest, ImportRequest};
 use mnk_api::opening::{OpeningThinkRequest, StateRequest};
 use mnk_api::play::{Ask, ThinkRequest};
+use mnk_api::review::ReviewRequest;
 use mnk_api::{Checked, Context, Job, Settings};
 use mnk_engine::SystemClock;
 use serde::Deserialize;
@@ -70,6 +71,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/weights", post(weights))
         .route("/api/solve", post(solve))
         .route("/api/tree", post(tree))
+        .route("/api/review", post(review))
         .route("/api/import", post(import))
         .route("/api/export", post(export))
 }
@@ -183,6 +185,16 @@ async fn tree(
 ) -> Result<Reply<Json>, ApiError> {
     let checked = mnk_api::exact::tree(&app.settings, &request)?;
     answer(&app, client, checked).await
+}
+
+/// `POST /api/review`: a stretch of a game valued and its moves judged.
+async fn review(
+    State(app): State<AppState>,
+    client: Client,
+    ApiJson(request): ApiJson<ReviewRequest>,
+) -> Result<Reply<Json>, ApiError> {
+    let job = mnk_api::review::review(&app.settings, &request)?;
+    Ok(Reply(in_slot(&app, client, job).await?))
 }
 
 /// `POST /api/import`: answered at once, outside the engine pool.

@@ -300,7 +300,7 @@ async fn the_computer_moves_and_reports_its_search() {
     assert_eq!(win.json["move"]["cell"], "c3");
     assert_eq!(
         win.json["value"],
-        json!({"kind": "win", "plies": 1, "text": "win in 1"})
+        json!({"kind": "win", "plies": 1, "text": "win in 1", "expect": 1.0})
     );
     assert_eq!(win.json["state"]["outcome"]["status"], "win");
     assert_eq!(

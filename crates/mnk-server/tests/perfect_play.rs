@@ -26,7 +26,7 @@ async fn solve_values_every_move_of_the_empty_six_by_six_by_four_board() {
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.json);
     assert_eq!(
         reply.json["value"],
-        json!({"kind": "win", "plies": 11, "text": "win in 11"})
+        json!({"kind": "win", "plies": 11, "text": "win in 11", "expect": 1.0})
     );
     let moves = reply.json["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 36);

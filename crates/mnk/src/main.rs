@@ -1,7 +1,9 @@
 //! `mnk`: play, study and serve k-in-a-row games.
 
 mod analysis;
+mod calibrate;
 mod play;
+mod review;
 mod tune;
 
 use std::process::ExitCode;
@@ -38,6 +40,10 @@ enum Command {
     Match(Box<mnk_gomocup::MatchArgs>),
     /// Fit the engine's weight table to games recorded by `mnk match --record` (Texel tuning).
     Tune(tune::TuneArgs),
+    /// Fit the win-chance scale to games recorded by `mnk match --record` and show its calibration.
+    Calibrate(calibrate::CalibrateArgs),
+    /// Review recorded games as the page does: every move marked, each player's accuracy.
+    Review(review::ReviewArgs),
 }
 
 /// Most searches `mnk serve --threads` runs at once.
@@ -226,6 +232,8 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench(&args),
         Some(Command::Match(args)) => play_match(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::Calibrate(args)) => calibrate::run(&args),
+        Some(Command::Review(args)) => review::run(&args),
         None => serve(None),
     };
     match result {
