@@ -14,7 +14,7 @@ use mnk_core::{Player, Position};
 use mnk_engine::chance::{fit_scale, scale, sigmoid, SizeClass};
 use mnk_engine::review::{evaluate, MAX_REVIEW_NODES, REVIEW_NODES};
 use mnk_engine::search::weight_table::Variant;
-use mnk_engine::tune::{parse_records, RecordedEnding, RecordedGame};
+use mnk_engine::tune::{RecordedEnding, RecordedGame};
 use mnk_engine::{Limits, Value};
 
 /// Arguments of `mnk calibrate`.
@@ -135,20 +135,13 @@ fn write_points(path: &PathBuf, points: &[Point]) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// The games of the record files, without faults and repeats.
 fn read_games(paths: &[PathBuf]) -> Result<Vec<RecordedGame>, String> {
-    let mut games = Vec::new();
     let mut seen = HashSet::new();
-    for path in paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let read = parse_records(&text)
-            .map_err(|(line, e)| format!("{}, line {line}: {e}", path.display()))?;
-        games.extend(
-            read.into_iter()
-                .filter(|g| g.ending != RecordedEnding::Fault && seen.insert(g.moves.clone())),
-        );
-    }
-    Ok(games)
+    Ok(crate::tune::read_games(paths)?
+        .into_iter()
+        .filter(|g| g.ending != RecordedEnding::Fault && seen.insert(g.moves.clone()))
+        .collect())
 }
 
 /// Values every chosen position of every game, `args.jobs` games at a time; the order of the

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use mnk_core::{Player, Position};
 use mnk_engine::review::{game_accuracy, review_stretch, Mark, MAX_REVIEW_NODES, REVIEW_NODES};
-use mnk_engine::tune::{parse_records, RecordedEnding, RecordedGame};
+use mnk_engine::tune::{RecordedEnding, RecordedGame};
 use mnk_engine::Limits;
 
 /// Arguments of `mnk review`.
@@ -32,17 +32,10 @@ pub struct ReviewArgs {
 
 /// Runs `mnk review`.
 pub fn run(args: &ReviewArgs) -> Result<(), String> {
-    let mut games = Vec::new();
-    for path in &args.games {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let read = parse_records(&text)
-            .map_err(|(line, e)| format!("{}, line {line}: {e}", path.display()))?;
-        games.extend(
-            read.into_iter()
-                .filter(|g| g.ending != RecordedEnding::Fault),
-        );
-    }
+    let games: Vec<RecordedGame> = crate::tune::read_games(&args.games)?
+        .into_iter()
+        .filter(|g| g.ending != RecordedEnding::Fault)
+        .collect();
     if games.is_empty() {
         return Err("the record files hold no games to review".into());
     }

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use mnk_engine::search::weight_table::{Variant, WeightTable, Weights};
-use mnk_engine::tune::{parse_records, tune, Samples, TuneSettings};
+use mnk_engine::tune::{parse_records, tune, RecordedGame, Samples, TuneSettings};
 
 /// Most gradient steps (`--iterations`).
 const MAX_ITERATIONS: u64 = 100_000;
@@ -41,16 +41,22 @@ fn variant(text: &str) -> Result<Variant, String> {
         })
 }
 
-/// Runs `mnk tune`.
-pub fn run(args: &TuneArgs) -> Result<(), String> {
+/// Every game of the record files written by `mnk match --record`, in order.
+pub fn read_games(paths: &[PathBuf]) -> Result<Vec<RecordedGame>, String> {
     let mut games = Vec::new();
-    for path in &args.games {
+    for path in paths {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let mut read = parse_records(&text)
             .map_err(|(line, e)| format!("{}, line {line}: {e}", path.display()))?;
         games.append(&mut read);
     }
+    Ok(games)
+}
+
+/// Runs `mnk tune`.
+pub fn run(args: &TuneArgs) -> Result<(), String> {
+    let games = read_games(&args.games)?;
     let variant = match (args.variant, games.first()) {
         (Some(v), _) => v,
         (None, Some(g)) => Variant::of(&g.rules),
