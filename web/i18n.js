@@ -30,12 +30,22 @@ export async function setLanguage(code) {
   translatePage();
 }
 
-/** The string for `key` with {placeholders} filled in. */
+/**
+ * The string for `key` with {placeholders} filled in. When `params.n` is a number and the
+ * language has a form of the key for its plural category (`key_one`, `key_few`, `key_many`,
+ * `key_other`, by `Intl.PluralRules`: "1 ply", "2 półruchach", "5 полуходов"), that form is used.
+ */
 export function t(key, params) {
-  let s = dict[key] ?? en[key];
+  let s = pluralForm(key, params) ?? dict[key] ?? en[key];
   if (s === undefined) return key;
   if (params) s = s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   return s;
+}
+
+function pluralForm(key, params) {
+  if (!params || typeof params.n !== 'number') return undefined;
+  const category = new Intl.PluralRules(current).select(params.n);
+  return dict[`${key}_${category}`];
 }
 
 export function translatePage(root = document) {

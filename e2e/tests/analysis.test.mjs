@@ -29,7 +29,7 @@ for (const vp of VIEWPORTS) {
       const lines = b.analysisLines.split(' ');
       assert.ok(lines.length >= 1 && lines.length <= 3, b.analysisLines);
       assert.equal(new Set(lines).size, lines.length, 'distinct candidate moves');
-      assert.match(await page.textContent('#analysis-lines li'), /^(X \d+%|[XO] wins in \d+ plies)/);
+      assert.match(await page.textContent('#analysis-lines li'), /^(X \d+%|[XO] wins in \d+ pl(y|ies))/);
       assert.match(await page.textContent('#analysis-summary'), /Thinking: depth \d+/);
       await shot(page, `${vp.name}-analysis`);
 

@@ -66,7 +66,7 @@ for (const vp of VIEWPORTS) {
       await idle(page);
       const info = await page.textContent('#info');
       assert.match(info, /^The computer played \w+\d+ \(/);
-      assert.match(info, /X \d+%|[XO] wins in \d+ plies|draw/);
+      assert.match(info, /X \d+%|[XO] wins in \d+ pl(y|ies)|draw/);
       const free = await page.$eval('#grid', (g) => g.querySelector('[data-stone=""]').dataset.cell);
       await page.click(`#grid [data-cell="${free}"]`);
       await page.waitForFunction(() => document.getElementById('board').dataset.ply === '5');

@@ -123,7 +123,7 @@ for (const vp of VIEWPORTS) {
       await page.waitForFunction(() => Number(document.getElementById('board').dataset.analysisDepth) >= 4, null, { timeout: 30000 });
       const b = await board(page);
       assert.ok(b.analysisLines.split(' ').length >= 1, b.analysisLines);
-      assert.match(await page.textContent('#analysis-lines li'), /^(X \d+%|[XO] wins in \d+ plies)/);
+      assert.match(await page.textContent('#analysis-lines li'), /^(X \d+%|[XO] wins in \d+ pl(y|ies))/);
       await page.keyboard.press('a');
       assert.equal(tried.count, 0, `the server was asked ${tried.paths.join(' ')}`);
       assert.deepEqual(asked, [], 'no engine request reached the server');
@@ -141,7 +141,7 @@ for (const vp of VIEWPORTS) {
       };
       await exactOn();
       assert.equal((await board(page)).exactCells, '16');
-      assert.match(await page.textContent('#legend'), /The position: X wins in \d+ plies\./);
+      assert.match(await page.textContent('#legend'), /The position: X wins in \d+ pl(y|ies)\./);
 
       await gotoReady(page, '/?r=6x6x4&o=human', tried);
       await exactOn();

@@ -25,7 +25,7 @@ for (const vp of VIEWPORTS) {
       const page = await open(browser, vp, '/?r=4x3x3&o=human');
       await exactOn(page);
       assert.equal((await board(page)).exactCells, '12');
-      assert.match(await page.textContent('#legend'), /The position: X wins in \d+ plies\./);
+      assert.match(await page.textContent('#legend'), /The position: X wins in \d+ pl(y|ies)\./);
       assert.equal(await page.getAttribute('#btn-exact', 'aria-pressed'), 'true');
 
       await page.goto(page.url().replace('r=4x3x3', 'r=4x4x3'));

@@ -7,15 +7,42 @@ import pl from '../../web/i18n/pl.js';
 import ru from '../../web/i18n/ru.js';
 import { idle, launch, open, play, shot, VIEWPORTS } from '../lib.mjs';
 
+/** A plural form of a key (`valueWinFor_few`): each language has the forms its grammar needs. */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
 test('Polish and Russian translate every English string', () => {
   for (const [name, dict] of [['pl', pl], ['ru', ru]]) {
-    const missing = Object.keys(en).filter((k) => !(k in dict));
+    const missing = Object.keys(en).filter((k) => !PLURAL.test(k) && !(k in dict));
     assert.deepEqual(missing, [], `${name} misses keys`);
     for (const [k, v] of Object.entries(en)) {
+      if (PLURAL.test(k)) continue;
       const params = (v.match(/\{\w+\}/g) || []).sort();
       assert.deepEqual((dict[k].match(/\{\w+\}/g) || []).sort(), params, `${name}.${k} keeps the placeholders`);
     }
+    // A plural form is of a key the language has, with the same placeholders.
+    for (const [k, v] of Object.entries(dict).filter(([key]) => PLURAL.test(key))) {
+      const base = k.replace(PLURAL, '');
+      assert.ok(base in en, `${name}.${k}: no ${base}`);
+      assert.deepEqual((v.match(/\{\w+\}/g) || []).sort(), (en[base].match(/\{\w+\}/g) || []).sort(), `${name}.${k}`);
+    }
   }
+});
+
+test('counts take the plural form of each language', async () => {
+  // The page's t() in node: Intl.PluralRules picks the form, as in the browser.
+  const forms = (dict, code, n) => {
+    const category = new Intl.PluralRules(code).select(n);
+    return (dict[`valueWinFor_${category}`] ?? dict.valueWinFor).replace('{p}', 'X').replace('{n}', String(n));
+  };
+  assert.equal(forms(en, 'en', 1), 'X wins in 1 ply');
+  assert.equal(forms(en, 'en', 3), 'X wins in 3 plies');
+  assert.equal(forms(pl, 'pl', 1), 'X wygrywa w 1 półruchu');
+  assert.equal(forms(pl, 'pl', 3), 'X wygrywa w 3 półruchach');
+  assert.equal(forms(pl, 'pl', 5), 'X wygrywa w 5 półruchach');
+  assert.equal(forms(ru, 'ru', 1), 'X выигрывает за 1 полуход');
+  assert.equal(forms(ru, 'ru', 3), 'X выигрывает за 3 полухода');
+  assert.equal(forms(ru, 'ru', 5), 'X выигрывает за 5 полуходов');
+  assert.equal(forms(ru, 'ru', 21), 'X выигрывает за 21 полуход');
 });
 
 let browser;

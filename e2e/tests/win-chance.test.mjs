@@ -47,7 +47,7 @@ for (const vp of VIEWPORTS) {
       const page = await open(browser, vp, `/?r=15x15x5&m=${GAMES.balanced}&o=human`);
       await analysed(page);
       const first = await page.textContent('#analysis-lines li .score');
-      assert.match(first, /^(X \d+%|[XO] wins in \d+ plies)$/);
+      assert.match(first, /^(X \d+%|[XO] wins in \d+ pl(y|ies))$/);
       const bar = Number(await page.$eval('#evalbar', (el) => el.dataset.chanceX));
       assert.ok(bar >= 0 && bar <= 1, String(bar));
       const shown = /^X (\d+)%$/.exec(first);

@@ -58,6 +58,7 @@ export default {
   autoPlayed: 'Zagrano za ciebie: {cell} ({details})',
   hintIs: 'Podpowiedź: {cell} ({details})',
   valueWinFor: '{p} wygrywa w {n} półruchach',
+  valueWinFor_one: '{p} wygrywa w {n} półruchu',
   valueChance: 'X {pc}%',
   rawScores: 'Oceny silnika',
   rawScoresTitle: 'Pokaż obok szans własne oceny silnika',

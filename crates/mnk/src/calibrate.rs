@@ -4,8 +4,10 @@
 //! Every position of a game after its opening stones, up to the last move, is valued as the
 //! review values it (`mnk_engine::review::evaluate`, a fixed node count) and paired with the
 //! game's result for the side to move. Proven values need no scale and are counted apart. The
-//! games are split: every `--holdout`-th game is kept out of the fit, and its positions, in bins
-//! of predicted chance, give the calibration table (predicted against scored).
+//! scale is fitted to every position (least squares, as `mnk tune` fits its K); the calibration
+//! table is made by cross-validation: the games are dealt into `--folds` folds, each fold's
+//! positions are predicted with the scale fitted to the other folds, and all these held-out
+//! predictions, in bins of predicted chance, are set against the results.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -32,12 +34,12 @@ pub struct CalibrateArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100))]
     every: usize,
-    /// Keep every N-th game out of the fit, for the calibration table.
+    /// Folds of games for the cross-validated calibration table (game i is in fold i mod N).
     #[arg(long, value_name = "N", default_value_t = 4,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(2..=100))]
-    holdout: usize,
+    folds: usize,
     /// Write every valued position to this file: score for the mover, result for the mover, and
-    /// whether its game was held out (tab-separated), for plotting the curve.
+    /// its game's fold (tab-separated), for plotting the curve.
     #[arg(long, value_name = "FILE")]
     points: Option<PathBuf>,
     /// Threads valuing positions at once.
@@ -46,12 +48,13 @@ pub struct CalibrateArgs {
     jobs: usize,
 }
 
-/// One valued position: the evaluation for the mover and the game's result for the mover.
+/// One valued position: the evaluation for the mover, the game's result for the mover, and the
+/// fold of its game.
 #[derive(Clone, Copy, Debug)]
 struct Point {
     score: f64,
     result: f64,
-    held_out: bool,
+    fold: usize,
 }
 
 /// What the positions of the games came to.
@@ -84,36 +87,49 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
     if let Some(path) = &args.points {
         write_points(path, &valued.points)?;
     }
-    let (fit, held): (Vec<Point>, Vec<Point>) = valued.points.iter().partition(|p| !p.held_out);
-    if fit.is_empty() || held.is_empty() {
+    let points = &valued.points;
+    if points.len() < 2 * args.folds {
         return Err("too few positions to fit and to check: record more games".into());
     }
-    let k = fit_scale(|k| squared_error(&fit, k));
+    let k = fit_scale(|k| squared_error(points.iter(), k));
+    // Each fold predicted by the scale of the others.
+    let fold_scales: Vec<f64> = (0..args.folds)
+        .map(|f| fit_scale(|k| squared_error(points.iter().filter(|p| p.fold != f), k)))
+        .collect();
+    let predicted: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (sigmoid(fold_scales[p.fold] * p.score), p.result))
+        .collect();
     println!(
-        "{} {} ({} games, {} nodes a position): {} positions fitted, {} held out, {} proven ({} matched the result)",
+        "{} {} ({} games, {} nodes a position): {} positions valued, {} proven ({} matched the result)",
         class.0.name(),
         class.1.name(),
         games.len(),
         args.nodes,
-        fit.len(),
-        held.len(),
+        points.len(),
         valued.proven,
         valued.proven_right
     );
-    println!("K = {k:.7} (shipped: {:.7})", scale(&rules));
-    for (name, k) in [("fitted", k), ("shipped", scale(&rules))] {
-        println!(
-            "held-out squared error with the {name} K: {:.5} (a coin's: {:.5})",
-            squared_error(&held, k),
-            squared_error(&held, 0.0)
-        );
-    }
-    println!("\nHeld-out positions by predicted chance for the mover (fitted K):");
+    let scales: Vec<String> = fold_scales.iter().map(|k| format!("{k:.7}")).collect();
+    println!(
+        "K = {k:.7} (shipped: {:.7}; without each fold: {})",
+        scale(&rules),
+        scales.join(", ")
+    );
+    let mean_error = |pairs: &[(f64, f64)]| {
+        pairs.iter().map(|(c, r)| (r - c).powi(2)).sum::<f64>() / pairs.len() as f64
+    };
+    println!(
+        "held-out squared error: {:.5} (a coin's: {:.5})",
+        mean_error(&predicted),
+        mean_error(&predicted.iter().map(|&(_, r)| (0.5, r)).collect::<Vec<_>>())
+    );
+    println!("\nPositions by the chance for the mover predicted without their game's fold:");
     println!(
         "{:>9}  {:>6}  {:>9}  {:>6}",
         "bin", "count", "predicted", "scored"
     );
-    for bin in bins(&held, k).iter().filter(|b| b.count > 0) {
+    for bin in bins(&predicted).iter().filter(|b| b.count > 0) {
         println!(
             "{:>3}–{:>3} %  {:>6}  {:>8.1} %  {:>5.1} %",
             bin.from, bin.to, bin.count, bin.predicted, bin.scored
@@ -123,14 +139,9 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
 }
 
 fn write_points(path: &PathBuf, points: &[Point]) -> Result<(), String> {
-    let mut text = String::from("# score\tresult\theld_out\n");
+    let mut text = String::from("# score\tresult\tfold\n");
     for p in points {
-        text.push_str(&format!(
-            "{}\t{}\t{}\n",
-            p.score,
-            p.result,
-            u8::from(p.held_out)
-        ));
+        text.push_str(&format!("{}\t{}\t{}\n", p.score, p.result, p.fold));
     }
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
@@ -153,7 +164,7 @@ fn value_games(games: &[RecordedGame], args: &CalibrateArgs) -> Valued {
                 scope.spawn(move || {
                     let mut out = Valued::default();
                     for (i, game) in games.iter().enumerate().skip(job).step_by(args.jobs) {
-                        value_game(game, i % args.holdout == 0, args, &mut out);
+                        value_game(game, i % args.folds, args, &mut out);
                         if job == 0 && i % 20 == 0 {
                             eprintln!("calibrate: game {} of {}", i + 1, games.len());
                         }
@@ -176,11 +187,11 @@ fn value_games(games: &[RecordedGame], args: &CalibrateArgs) -> Valued {
     all
 }
 
-fn value_game(game: &RecordedGame, held_out: bool, args: &CalibrateArgs, out: &mut Valued) {
+fn value_game(game: &RecordedGame, fold: usize, args: &CalibrateArgs, out: &mut Valued) {
     let mut pos = Position::new(game.rules);
     for (ply, &cell) in game.moves.iter().enumerate() {
         if ply >= game.opening_plies && (ply - game.opening_plies) % args.every == 0 {
-            value_position(&pos, game, held_out, args.nodes, out);
+            value_position(&pos, game, fold, args.nodes, out);
         }
         if pos.check_move(cell).is_err() {
             return;
@@ -189,13 +200,7 @@ fn value_game(game: &RecordedGame, held_out: bool, args: &CalibrateArgs, out: &m
     }
 }
 
-fn value_position(
-    pos: &Position,
-    game: &RecordedGame,
-    held_out: bool,
-    nodes: u64,
-    out: &mut Valued,
-) {
+fn value_position(pos: &Position, game: &RecordedGame, fold: usize, nodes: u64, out: &mut Valued) {
     if pos.is_over() {
         return;
     }
@@ -207,7 +212,7 @@ fn value_position(
         Value::Eval(score) => out.points.push(Point {
             score: f64::from(score),
             result,
-            held_out,
+            fold,
         }),
         proven => {
             out.proven += 1;
@@ -231,12 +236,11 @@ fn result_for(winner: Option<Player>, mover: Player) -> f64 {
     }
 }
 
-fn squared_error(points: &[Point], k: f64) -> f64 {
-    let sum: f64 = points
-        .iter()
-        .map(|p| (p.result - sigmoid(k * p.score)).powi(2))
-        .sum();
-    sum / points.len().max(1) as f64
+fn squared_error<'a>(points: impl Iterator<Item = &'a Point>, k: f64) -> f64 {
+    let (sum, n) = points.fold((0.0, 0usize), |(sum, n), p| {
+        (sum + (p.result - sigmoid(k * p.score)).powi(2), n + 1)
+    });
+    sum / n.max(1) as f64
 }
 
 /// One bin of the calibration table: positions predicted within `from`–`to` %.
@@ -250,14 +254,14 @@ struct Bin {
     scored: f64,
 }
 
-/// The held-out positions in ten bins of predicted chance.
-fn bins(points: &[Point], k: f64) -> Vec<Bin> {
+/// Predictions (chance, result) in ten bins of predicted chance.
+fn bins(predicted: &[(f64, f64)]) -> Vec<Bin> {
     (0..10)
         .map(|b| {
             let (from, to) = (b * 10, b * 10 + 10);
-            let inside: Vec<(f64, f64)> = points
+            let inside: Vec<(f64, f64)> = predicted
                 .iter()
-                .map(|p| (100.0 * sigmoid(k * p.score), 100.0 * p.result))
+                .map(|&(c, r)| (100.0 * c, 100.0 * r))
                 .filter(|&(c, _)| c >= f64::from(from) && (c < f64::from(to) || to == 100))
                 .collect();
             let n = inside.len().max(1) as f64;

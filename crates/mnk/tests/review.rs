@@ -83,7 +83,7 @@ fn a_review_repeated_gives_the_same_marks() {
 }
 
 #[test]
-fn calibrate_fits_a_scale_and_tables_the_held_out_positions() {
+fn calibrate_fits_a_scale_and_tables_its_cross_validated_predictions() {
     let dir = scratch("fit");
     let games = record(&dir, "gomoku15", "8");
     let out = mnk(&[
@@ -91,7 +91,7 @@ fn calibrate_fits_a_scale_and_tables_the_held_out_positions() {
         path(&games),
         "--nodes",
         "2000",
-        "--holdout",
+        "--folds",
         "2",
     ]);
     let said = text(&out.stdout);
