@@ -1731,5 +1731,18 @@ async fn a_finished_games_record_says_how_it_ended_with_its_clocks_stopped_at_th
         (Value::Null, Value::Null)
     );
     assert_eq!(won["outcome"]["line"].as_array().unwrap().len(), 3);
+    // Its permanent address for people leads to the page that shows it; a malformed one is not
+    // a game's.
+    let page = http(addr, "GET", &format!("/g/{plain}-1"), None).await;
+    assert_eq!(page.status, 303);
+    assert_eq!(
+        page.header("location"),
+        Some(format!("/?game={plain}-1").as_str())
+    );
+    let wrong = http(addr, "GET", "/g/not-a-game", None).await;
+    assert_eq!(
+        (wrong.status, wrong.code().as_deref()),
+        (404, Some("not_found"))
+    );
     server.stop().await;
 }
