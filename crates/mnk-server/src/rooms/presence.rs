@@ -191,7 +191,18 @@ impl Presence {
             .entry(room.to_string())
             .or_insert_with(|| RoomPresence::new(now));
         let seats = presence.seats(now);
-        [0, 1].map(|seat| (!seats[seat]).then(|| now.duration_since(presence.away_since[seat])))
+        [0, 1].map(|seat| {
+            // Gone since the last look (a long poll's grace just ended, a report just went
+            // stale) and not yet recorded: count from now, never from an older moment.
+            let just_gone = presence.shown[seat];
+            (!seats[seat]).then(|| {
+                if just_gone {
+                    Duration::ZERO
+                } else {
+                    now.duration_since(presence.away_since[seat])
+                }
+            })
+        })
     }
 
     /// Ends long polls' grace and other servers' stale reports at `now`: the rooms whose
@@ -394,6 +405,23 @@ mod tests {
         assert_eq!(
             presence.away("r", left + Duration::from_secs(3))[1],
             Some(Duration::from_secs(3))
+        );
+    }
+
+    #[test]
+    fn a_seat_whose_long_poll_grace_just_ended_has_been_away_for_no_time() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        let secs = |s: u64| now + Duration::from_secs(s);
+        presence.poll_started("r", 0, now);
+        presence.poll_ended("r", 0, secs(100));
+        // The grace is over at 110 s; nothing has looked at the room since (no tick): the seat
+        // is away, from now, not from when the room was first seen.
+        assert_eq!(presence.away("r", secs(111))[0], Some(Duration::ZERO));
+        presence.expire(secs(112));
+        assert_eq!(
+            presence.away("r", secs(120))[0],
+            Some(Duration::from_secs(8))
         );
     }
 }
