@@ -89,8 +89,8 @@ struct ServeArgs {
     /// Rooms one address may join in a minute, 1 to 1000000.
     #[arg(long = "room-joins-per-minute", value_name = "N", default_value_t = DEFAULT_RATES.joins.count, value_parser = room_rate())]
     room_joins_per_minute: u32,
-    /// Moves, resignations, offers and bot invitations one address may send to rooms in a
-    /// minute, 1 to 1000000.
+    /// Moves, resignations, offers, bot invitations and claims one address may send to rooms
+    /// in a minute, 1 to 1000000.
     #[arg(long = "room-actions-per-minute", value_name = "N", default_value_t = DEFAULT_RATES.actions.count, value_parser = room_rate())]
     room_actions_per_minute: u32,
     /// Room reads one address may make in a minute (states, long polls, sockets opened), 1 to
