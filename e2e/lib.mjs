@@ -1,7 +1,9 @@
 // Shared helpers for the browser tests: launching Debian's Chromium through playwright-core (no
 // downloaded browsers), the two viewports, waiting for the page to settle, and screenshots.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import readline from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,10 +45,11 @@ export async function launch() {
  * A fresh context and page at `path` (relative to the server), English unless `locale` says
  * otherwise, on the server under test unless `base` names another. `thinking: 'server'` makes
  * the page think on the server (the player's setting) rather than on the device, for tests of
- * how the page meets the server's failures. Page errors are collected; `done()` asserts there
- * were none and closes the context.
+ * how the page meets the server's failures. `setup(page)` runs before the page is opened (to
+ * route its requests). Page errors are collected; `done()` asserts there were none and closes
+ * the context.
  */
-export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US', base = BASE, thinking = null } = {}) {
+export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US', base = BASE, thinking = null, setup = null } = {}) {
   const context = await browser.newContext({
     viewport: vp.viewport,
     deviceScaleFactor: vp.deviceScaleFactor,
@@ -67,6 +70,7 @@ export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', 
   page.on('console', (m) => {
     if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
   });
+  if (setup) await setup(page);
   await page.goto(base + urlPath);
   await idle(page);
   page.done = async (allowErrors = false) => {
@@ -105,4 +109,38 @@ export async function stones(page) {
   return page.$$eval('#grid [data-stone]:not([data-stone=""])', (els) =>
     Object.fromEntries(els.map((e) => [e.dataset.cell, e.dataset.stone])),
   );
+}
+
+/**
+ * Starts `mnk serve` ($MNK_BIN) on a free port with `args` besides the address (tests that need a
+ * server of their own: other settings, a shared database). Answers its base URL and `stop()`.
+ */
+export function serve(args = ['--database', 'memory']) {
+  const bin = process.env.MNK_BIN;
+  if (!bin) throw new Error('MNK_BIN is not set: run the tests with `npm test`, which sets it');
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const stop = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('mnk serve did not start within 30 s')), 30000);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`mnk serve exited with code ${code}`)));
+    readline.createInterface({ input: child.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      const url = /http:\/\/[^/\s]+/.exec(line);
+      if (url) resolve({ base: url[0], child, stop });
+      else reject(new Error(`no address in ${line}`));
+    });
+  });
+}
+
+/** `POST /api/PATH` with a JSON body on `base`: the reply's JSON (refusals included). */
+export async function api(path, body, base = BASE) {
+  const res = await fetch(`${base}/api/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
 }

@@ -16,7 +16,7 @@ import { refreshExact, toggleExact } from './exact.js';
 import { bindExplorer, resetExplorer, toggleExplorer } from './explorer.js';
 import { bindShare, openShare } from './share.js';
 import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
-import { hideError, retryError, showError, showRequestFailure } from './errors.js';
+import { describeError, hideError, hideLinkError, retryError, showError, showLinkError, showRequestFailure } from './errors.js';
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
 import { bindKeys } from './keys.js';
 import { gameFromUrl, rulesFrom } from './link.js';
@@ -25,7 +25,8 @@ import { parseOpponent, rulesToString } from './notation.js';
 import { autoMove, askHint, back, forward, goto, humanMove, onSettled, startGame, toEnd, toStart, undo } from './play.js';
 import { applyTheme, onSystemSchemeChange, saveSettings, settings } from './settings.js';
 import { FALLBACK_PRESETS, store } from './store.js';
-import { bindRoom, gameInUrl, inRoom, openRecord, openRoom, renderRoom, roomInUrl, roomMove } from './room.js';
+import { bindRecord, gameInUrl, inRecord, openRecord, recordMove, renderRecord } from './record.js';
+import { bindRoom, inRoom, openRoom, renderRoom, roomInUrl, roomMove } from './room.js';
 import { hideTip, refreshHeat, showWeightUnderPointer, toggleHeat } from './tools.js';
 import { MoveTree } from './tree.js';
 import { board, grid, hooks, onRender, render } from './view.js';
@@ -56,6 +57,7 @@ function bind() {
   // A move chosen while trying to find a better move is judged, not played.
   hooks.activate = (cell) => {
     if (inRoom()) return roomMove(cell);
+    if (inRecord()) return recordMove();
     const trial = store.review.trial;
     if (trial && store.tree.cursor === trial.node.parent && !store.step) judgeTrial(cell).catch((e) => showRequestFailure(e, null));
     else humanMove(cell);
@@ -91,6 +93,7 @@ function bind() {
     'btn-help': () => $('dlg-help').showModal(),
     'btn-retry': retryError,
     'btn-dismiss': hideError,
+    'link-error-dismiss': hideLinkError,
     'nav-start': toStart,
     'nav-back': back,
     'nav-forward': forward,
@@ -120,11 +123,22 @@ function bind() {
       End: toEnd,
       Escape: () => {
         hideError();
+        hideLinkError();
         hideTip();
       },
     },
-    // In a room the game is the server's: no undo, hint or new game from the keyboard.
-    { blocked: () => $('dlg-new').open || $('dlg-help').open || $('dlg-share').open || $('dlg-room').open || inRoom() },
+    // In a room the game is the server's: no undo, hint or new game from the keyboard. A finished
+    // game's record is stepped through, and nothing else.
+    {
+      blocked: (key) =>
+        $('dlg-new').open ||
+        $('dlg-help').open ||
+        $('dlg-share').open ||
+        $('dlg-room').open ||
+        $('dlg-resign').open ||
+        inRoom() ||
+        (inRecord() && !RECORD_KEYS.has(key)),
+    },
   );
 
   $('sel-lang').addEventListener('change', async (e) => {
@@ -151,8 +165,12 @@ function bind() {
   bindDialog();
   bindShare();
   bindRoom();
+  bindRecord();
   bindExplorer(goto);
 }
+
+/** The shortcuts a finished game's record takes: steps through it, and what only shows. */
+const RECORD_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End', 'm', 'c', '?', 'Escape']);
 
 function afterLanguage() {
   $('sel-lang').value = lang();
@@ -162,6 +180,7 @@ function afterLanguage() {
   relabelDialog();
   relabelOpening();
   renderRoom();
+  renderRecord();
 }
 
 async function loadCatalogue() {
@@ -187,11 +206,15 @@ function openFirstGame() {
     side: settings.side === 'O' ? 'O' : 'X',
     tree: new MoveTree(),
   };
+  // A room's or a finished game's link that leads nowhere: said above the board (where a phone
+  // shows it), and a fresh game opens.
   const record = gameInUrl();
   if (record) {
+    const id = `${record.room}-${record.number}`;
     openRecord(record, startGame, (err) => {
       startGame(fallback);
-      showError(err, null);
+      const known = { unknown_room: 'recordUnknown', game_not_over: 'recordNotOver' }[err.code];
+      showLinkError(known ? t(known, { id }) : describeError(err), err);
     });
     return;
   }
@@ -199,7 +222,8 @@ function openFirstGame() {
   if (roomId) {
     openRoom(roomId, (err) => {
       startGame(fallback);
-      showError(err, null);
+      const id = roomId.length > 32 ? `${roomId.slice(0, 32)}…` : roomId;
+      showLinkError(err.code === 'unknown_room' ? t('roomUnknown', { id }) : describeError(err), err);
     });
     return;
   }

@@ -47,3 +47,15 @@ export function retryError() {
   hideError();
   if (r) r();
 }
+
+/** A link that leads nowhere (no such room or game): said above the board, where a phone shows
+ * it without scrolling. `err` gives its code, for tests and styles. */
+export function showLinkError(text, err) {
+  $('link-error-text').textContent = text;
+  $('link-error').dataset.code = err && err.code ? err.code : err && err.kind ? err.kind : 'error';
+  $('link-error').hidden = false;
+}
+
+export function hideLinkError() {
+  $('link-error').hidden = true;
+}

@@ -13,16 +13,17 @@ export function shortcutOf(e) {
 }
 
 /**
- * Listens for shortcuts on the document; `actions` maps a shortcut to what it does. Keys go to
- * text fields and open dialogs undisturbed, and arrows the board's grid already used (moving
- * its focus) are not steps through the game.
+ * Listens for shortcuts on the document; `actions` maps a shortcut to what it does, unless
+ * `blocked(shortcut)` says not now. Keys go to text fields and open dialogs undisturbed, and
+ * arrows the board's grid already used (moving its focus) are not steps through the game.
  */
 export function bindKeys(actions, { blocked }) {
   document.addEventListener('keydown', (e) => {
     const tag = e.target && e.target.tagName;
-    if (blocked() || tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
     if (e.defaultPrevented) return;
     const key = shortcutOf(e);
+    if (blocked(key)) return;
     const action = key && actions[key];
     if (!action) return;
     e.preventDefault();

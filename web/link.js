@@ -31,9 +31,10 @@ export function gameLink() {
   return `${location.pathname}?${parts.join('&')}`;
 }
 
-/** Puts the game in the address bar and remembers its rules, opponent and side. */
+/** Puts the game in the address bar and remembers its rules, opponent and side (not for a
+ * finished game's record, whose address stays its permanent one). */
 export function saveUrl() {
-  if (!store.rules) return;
+  if (!store.rules || store.record) return;
   try {
     history.replaceState(null, '', gameLink());
   } catch {

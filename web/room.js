@@ -3,22 +3,30 @@
 // every state it pushes over the room's WebSocket replaces the board, moves are sent with the ply
 // they expect, and the seat's token stays in localStorage so a reload (or the same browser
 // opening the link again) gets the seat back. Without WebSockets the page long-polls instead.
-// The server decides everything; this module only shows the room and sends what the player does.
+// The server decides everything; this module only shows the room and sends what the player does:
+// a move that no answer follows (the socket closed, or silent for DELIVERY_MS, or the request
+// failed) is said not to be delivered, never left to vanish. In a game without a clock, once the
+// opponent has been away for the room's delay the player may claim the win or hand the seat to
+// the computer (the server checks the delay too).
 
 import { call } from './api.js';
+import { showClocks } from './clocks.js';
 import { hideError, showError } from './errors.js';
 import { t } from './i18n.js';
-import { apiRules, cellName } from './notation.js';
+import { apiRules, cellName, other } from './notation.js';
 import { settings } from './settings.js';
 import { store } from './store.js';
 import { MoveTree } from './tree.js';
-import { board, forbiddenAt, onRender, render, rulesTitle } from './view.js';
+import { board, forbiddenAt, onRender, render, resultText, rulesTitle } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 
 /** localStorage key of the seat tokens: {roomId: token}. */
 const TOKENS = 'mnk.roomTokens';
 const MAX_BACKOFF_MS = 8000;
+/** How long a move sent over the socket may go unanswered before the connection is taken for
+ * dead: the server answers in milliseconds, or within its database timeout (2 s) with a refusal. */
+const DELIVERY_MS = 5000;
 
 const room = {
   /** the room's id, or null outside a room */
@@ -33,8 +41,15 @@ const room = {
   backoff: 500,
   /** which seats have a live connection to the server, as it last said */
   here: [false, false],
+  /** since when (Date.now()) each seat has been away, as the server and its presence said */
+  awaySince: [null, null],
   /** the last refusal to show under the room's status */
   notice: '',
+  /** the move sent and not yet answered: {game, ply, cell, timer} */
+  sending: null,
+  /** a move that was not delivered, said until it is played again (or found delivered after
+   * all): {game, ply, cell} */
+  undelivered: null,
   clockTimer: 0,
 };
 
@@ -56,22 +71,6 @@ function keepToken(id, token) {
     localStorage.setItem(TOKENS, JSON.stringify(all));
   } catch {
     /* private mode: the seat lasts as long as the page */
-  }
-}
-
-/** The finished game of the address (`?game=ROOM-N`, where `/g/ROOM-N` leads), if any. */
-export function gameInUrl() {
-  const m = /^([2-9a-z]{14})-(\d{1,9})$/.exec(new URLSearchParams(location.search).get('game') || '');
-  return m ? { room: m[1], number: Number(m[2]) } : null;
-}
-
-/** Replays a finished game: its moves as a game of two people to step through. */
-export async function openRecord({ room: id, number }, startGame, onFailed) {
-  try {
-    const record = await call(`rooms/${id}/games/${number}`);
-    startGame({ rules: record.rules, opponent: { human: true }, side: 'X', tree: MoveTree.fromMoves(record.moves) });
-  } catch (e) {
-    onFailed(e);
   }
 }
 
@@ -148,12 +147,26 @@ function enter(reply) {
   }
   document.body.classList.add('room-mode');
   $('room').hidden = false;
+  $('room-id').textContent = reply.room;
   $('room-link').value = roomLink(reply.room);
   apply(reply.state);
+  showLinkEnd();
   if (typeof WebSocket === 'function') connect();
   else poll();
   clearInterval(room.clockTimer);
-  room.clockTimer = setInterval(renderClocks, 250);
+  room.clockTimer = setInterval(tick, 250);
+}
+
+/** The link field scrolled to its end, where the room's id is, however narrow the field. */
+function showLinkEnd() {
+  const input = $('room-link');
+  if (document.activeElement !== input) input.scrollLeft = input.scrollWidth;
+}
+
+/** What changes with time alone: the running clock, how long the opponent has been away. */
+function tick() {
+  renderClocks();
+  if (room.state) renderClaim(room.state);
 }
 
 /** Shows a state from the server, unless a newer one is shown already. */
@@ -162,7 +175,11 @@ function apply(state) {
   const sameRules = room.state && JSON.stringify(room.state.rules) === JSON.stringify(state.rules);
   room.state = state;
   room.at = Date.now();
-  if (state.seats.every((s) => typeof s.here === 'boolean')) room.here = state.seats.map((s) => s.here);
+  if (state.seats.every((s) => typeof s.here === 'boolean')) {
+    room.here = state.seats.map((s) => s.here);
+    room.awaySince = state.seats.map((s) => (typeof s.away_ms === 'number' ? room.at - s.away_ms : null));
+  }
+  settleMoves(state);
   // The room's opening, as the server keeps it: the choice panel and the opening's status read it.
   const opening = state.opening
     ? { kind: state.opening.kind, decisions: state.opening.decisions, seat: openingSeat(state), room: true }
@@ -177,6 +194,30 @@ function apply(state) {
   }
   render();
   if (state.last) board.follow(state.last);
+  renderRoom();
+}
+
+/** What a new state says of the move sent, or of the one not delivered: answered (played, or the
+ * game moved on), or there after all (a move delivered while the page thought it lost). */
+function settleMoves(state) {
+  const sent = room.sending;
+  if (sent && (state.game !== sent.game || state.ply > sent.ply || state.status !== 'playing')) {
+    clearTimeout(sent.timer);
+    room.sending = null;
+  }
+  const lost = room.undelivered;
+  if (lost && (state.game !== lost.game || state.ply > lost.ply || state.status !== 'playing')) room.undelivered = null;
+}
+
+/** The move sent was not delivered: the player is told, and the stone shown meanwhile goes. */
+function undelivered() {
+  const sent = room.sending;
+  if (!sent) return;
+  clearTimeout(sent.timer);
+  room.sending = null;
+  room.undelivered = { game: sent.game, ply: sent.ply, cell: sent.cell };
+  board.pending = null;
+  board.schedule();
   renderRoom();
 }
 
@@ -216,10 +257,23 @@ function connect() {
       room.notice = '';
       apply(message.state);
     } else if (message.type === 'presence') {
+      const now = Date.now();
+      room.awaySince = room.awaySince.map((since, seat) => (message.here[seat] ? null : (since ?? now)));
       room.here = message.here;
       renderRoom();
     } else if (message.type === 'error') {
-      room.notice = message.error.message;
+      if (room.sending) {
+        clearTimeout(room.sending.timer);
+        room.sending = null;
+      }
+      if (message.error.code === 'bad_token' && room.seat !== null) {
+        // The seat was handed to the computer while this page was away: it watches now.
+        keepToken(room.id, null);
+        room.seat = null;
+        room.notice = t('roomSeatLost');
+      } else {
+        room.notice = message.error.message;
+      }
       board.pending = null;
       if (message.state) apply(message.state);
       else renderRoom();
@@ -227,6 +281,8 @@ function connect() {
   };
   ws.onclose = () => {
     if (room.socket !== ws) return;
+    // Whatever was sent and not answered did not arrive, as far as this page can tell.
+    undelivered();
     setConnected(false);
     setTimeout(connect, room.backoff);
     room.backoff = Math.min(room.backoff * 2, MAX_BACKOFF_MS);
@@ -254,17 +310,41 @@ function setConnected(on) {
   $('room-connection').hidden = on;
 }
 
-/** Sends an action of this seat: over the socket when it is open, else as a request. */
+/**
+ * Sends an action of this seat: over the socket when it is open, else as a request. A move is
+ * watched until its answer comes (see `undelivered`).
+ */
 async function act(type, extra = {}) {
   if (room.seat === null) return;
   const ws = room.socket;
+  const move = type === 'move';
+  if (move) {
+    room.undelivered = null;
+    room.sending = { game: room.state.game, ply: extra.ply, cell: extra.cell, timer: 0 };
+  }
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type, ...extra }));
+    if (move) {
+      room.sending.timer = setTimeout(() => {
+        // No answer: the connection is not working, though the socket looks open. The move is
+        // said lost and the socket opened again (its state shows the move if it did arrive).
+        undelivered();
+        if (room.socket === ws) ws.close();
+      }, DELIVERY_MS);
+    }
     return;
   }
   try {
     apply(await call(`rooms/${encodeURIComponent(room.id)}/${type}`, { token: tokens()[room.id], ...extra }));
   } catch (e) {
+    if (move && (e.kind === 'network' || e.kind === 'timeout')) return undelivered();
+    if (move) {
+      // Delivered, and refused: the refusal says why.
+      clearTimeout(room.sending && room.sending.timer);
+      room.sending = null;
+      board.pending = null;
+      board.schedule();
+    }
     if (e.code === 'stale_ply') openRoom(room.id, (err) => showError(err, null));
     else showError(e, null);
   }
@@ -272,13 +352,17 @@ async function act(type, extra = {}) {
 
 /** Seats the computer (at the level last chosen against it, else 3) in the free seat. */
 async function inviteBot() {
-  const level = store.catalogue.levels.length && settings.opponent && /^level(\d)$/.exec(settings.opponent);
-  const bot = { level: level ? Number(level[1]) : 3 };
   try {
-    apply(await call(`rooms/${encodeURIComponent(room.id)}/bot`, { token: tokens()[room.id], bot }));
+    apply(await call(`rooms/${encodeURIComponent(room.id)}/bot`, { token: tokens()[room.id], bot: botLevel() }));
   } catch (e) {
     showError(e, null);
   }
+}
+
+/** The computer a seat is given: at the level last chosen against it, else 3. */
+function botLevel() {
+  const level = store.catalogue.levels.length && settings.opponent && /^level(\d)$/.exec(settings.opponent);
+  return { level: level ? Number(level[1]) : 3 };
 }
 
 const myColour = () => (room.seat === null ? null : room.state.seats[room.seat].colour);
@@ -304,6 +388,7 @@ export function roomMove(cell) {
   }
   board.pending = { ...cell, p: st.to_move };
   board.schedule();
+  room.notice = '';
   act('move', { ply: st.ply, cell: cellName(cell.x, cell.y) });
 }
 
@@ -336,9 +421,8 @@ function statusText(st) {
     if (mine === st.to_move) return t('roomYourTurn');
     return t(againstBot(st) ? 'roomComputerTurn' : 'roomTheirTurn');
   }
-  const why = t(`roomReason_${st.result.reason}`);
-  if (st.result.winner === null) return t('roomDrawn', { why });
-  if (mine === null) return t('roomWon', { p: st.result.winner, why });
+  if (st.result.winner === null || mine === null) return resultText(st.result, st.rules);
+  const why = t(`roomReason_${st.result.reason}`, { k: st.rules.k, q: other(st.result.winner) });
   return t(st.result.winner === mine ? 'roomYouWon' : 'roomYouLost', { why });
 }
 
@@ -365,11 +449,15 @@ export function renderRoom() {
   panel.dataset.seat = seated ? String(room.seat) : '';
   panel.dataset.version = String(st.version);
   panel.dataset.colour = myColour() || '';
+  panel.dataset.undelivered = room.undelivered ? room.undelivered.cell : '';
+  // Who the link is for: the friend while the seat waits for them; later visitors watch.
+  $('room-link-label').textContent = t(seated && st.status === 'waiting' ? 'roomLink' : 'roomLinkShare');
   $('room-seat').textContent = seatText(st);
   $('room-status').textContent = statusText(st);
   $('room-offer').textContent = offerText(st);
-  $('room-notice').textContent = room.notice;
+  $('room-notice').textContent = room.undelivered ? t('roomNotDelivered', { cell: room.undelivered.cell }) : room.notice;
   renderOpponent(st);
+  renderClaim(st);
   const theirOffer = (kind) => st.offer && st.offer.kind === kind && st.offer.seat !== room.seat;
   $('room-resign').hidden = !seated || st.status !== 'playing';
   $('room-draw').hidden = !seated || st.status !== 'playing';
@@ -398,23 +486,36 @@ function renderOpponent(st) {
   el.textContent = t(here ? 'roomOpponentHere' : 'roomOpponentAway');
 }
 
-const clockText = (ms) => {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
+/**
+ * In a game without a clock whose opponent (a person) is away: how long until the game may be
+ * claimed, then the two ways to claim it. The server counts the absence too, and decides.
+ */
+function renderClaim(st) {
+  const el = $('room-claim');
+  const opponent = room.seat === null ? null : st.seats[1 - room.seat];
+  const since = opponent ? room.awaySince[opponent.seat] : null;
+  const away = since !== null && opponent.taken && !opponent.bot && !room.here[opponent.seat];
+  if (st.status !== 'playing' || typeof st.claim_after_ms !== 'number' || !away) {
+    el.hidden = true;
+    el.dataset.ready = '';
+    return;
+  }
+  const gone = Date.now() - since;
+  const ready = gone >= st.claim_after_ms;
+  el.hidden = false;
+  el.dataset.ready = String(ready);
+  $('room-claim-text').textContent = ready
+    ? t('roomClaimNow', { s: Math.floor(gone / 1000) })
+    : t('roomClaimWait', { s: Math.ceil((st.claim_after_ms - gone) / 1000) });
+  $('room-claim-win').hidden = !ready;
+  $('room-claim-bot').hidden = !ready;
+}
 
 /** The clocks, the running one counted down since the state arrived. */
 function renderClocks() {
   const st = room.state;
-  const el = $('room-clocks');
-  if (!st || !st.clocks) {
-    el.hidden = true;
-    return;
-  }
-  const { x_ms: x, o_ms: o, running } = st.clocks;
-  const gone = running ? Date.now() - room.at : 0;
-  el.hidden = false;
-  el.textContent = `X ${clockText(running === 'X' ? x - gone : x)} · O ${clockText(running === 'O' ? o - gone : o)}`;
+  if (!st) return;
+  showClocks(st.clocks, st.clock ? st.clock.initial_ms : 0, Date.now() - room.at);
 }
 
 async function copyLink() {
@@ -441,7 +542,17 @@ export function bindRoom() {
   addEventListener('online', syncNetwork);
   addEventListener('offline', syncNetwork);
   $('room-copy').addEventListener('click', copyLink);
-  $('room-resign').addEventListener('click', () => act('resign'));
+  $('room-link').addEventListener('blur', showLinkEnd);
+  addEventListener('resize', () => inRoom() && showLinkEnd());
+  // Resigning asks first: a slip of the finger should not end a game.
+  $('room-resign').addEventListener('click', () => $('dlg-resign').showModal());
+  $('resign-cancel').addEventListener('click', () => $('dlg-resign').close());
+  $('resign-confirm').addEventListener('click', () => {
+    $('dlg-resign').close();
+    act('resign');
+  });
+  $('room-claim-win').addEventListener('click', () => act('claim'));
+  $('room-claim-bot').addEventListener('click', () => act('claim', { bot: botLevel() }));
   $('room-draw').addEventListener('click', () => act('draw'));
   $('room-rematch').addEventListener('click', () => act('rematch'));
   $('room-bot').addEventListener('click', inviteBot);

@@ -50,6 +50,8 @@ export const store = {
   analysis: { on: false, node: null, report: null, progress: null, state: 'off', events: 0 },
   /** the error shown, with its retry: {retry} */
   error: null,
+  /** a finished game of a room shown read-only (record.js): {room, game, result, clock, clocks} */
+  record: null,
   /** the cell under the pointer, with where the pointer is */
   pointer: null,
 };

@@ -352,7 +352,15 @@ function openingStatus() {
   return t('openingChooseStatus', { who });
 }
 
+/** How a room's game ended, in words: who won and how (`result` as the server gives it). */
+export function resultText(result, rules) {
+  const why = t(`roomReason_${result.reason}`, { k: rules.k, q: result.winner ? other(result.winner) : '' });
+  return result.winner ? t('roomWon', { p: result.winner, why }) : t('roomDrawn', { why });
+}
+
 function statusText(outcome, st) {
+  // A finished game's record says how it ended at every move stepped through.
+  if (store.record) return resultText(store.record.result, store.rules);
   if (outcome.status === 'win') {
     if (!vsComputer()) return t('playerWins', { p: outcome.winner });
     return outcome.winner === store.side ? t('youWin') : t('computerWins');
@@ -360,10 +368,7 @@ function statusText(outcome, st) {
   if (outcome.status === 'draw') return outcome.reason === 'no_line_left' ? t('drawNoLine') : t('draw');
   if (!st) return '';
   // A room's game can end with no line on the board: a resignation, an agreed draw, a flag.
-  if (st.result) {
-    const why = t(`roomReason_${st.result.reason}`);
-    return st.result.winner ? t('roomWon', { p: st.result.winner, why }) : t('roomDrawn', { why });
-  }
+  if (st.result) return resultText(st.result, store.rules);
   const opening = openingStatus();
   if (opening) return opening;
   if (!vsComputer()) return t('playerToMove', { p: st.to_move });
@@ -409,7 +414,7 @@ export function render() {
   $('btn-centre').hidden = !store.rules.unbounded;
 
   const status = statusText(outcome, st);
-  const ended = outcome.status === 'win' || outcome.status === 'draw';
+  const ended = outcome.status === 'win' || outcome.status === 'draw' || Boolean(store.record);
   $('status').textContent = status;
   $('status').hidden = ended;
   $('banner').hidden = !ended;

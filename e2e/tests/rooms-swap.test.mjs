@@ -105,8 +105,9 @@ describe('rooms with a swap2 opening (desktop)', () => {
     await place(b, 'f6', 7);
     assert.equal((await room(a)).status, 'playing');
     await a.click('#room-resign');
+    await a.click('#resign-confirm');
     for (const p of both) await waitRoom(p, 'status', 'over');
-    assert.match(await b.textContent('#room-status'), /You won: resigned/);
+    assert.match(await b.textContent('#room-status'), /You won: O resigned/);
     for (const p of both) await p.done();
   });
 
@@ -131,7 +132,7 @@ describe('rooms with a swap2 opening (desktop)', () => {
     assert.match(await b.textContent('#room-clocks'), /^X 0:0[45] · O 0:0[234]$/);
     await shot(b, 'desktop-room-swap2-clock');
     await waitRoom(b, 'status', 'over');
-    assert.match(await b.textContent('#room-status'), /You lost: on time/);
+    assert.match(await b.textContent('#room-status'), /You lost: O ran out of time/);
     assert.match(await b.textContent('#room-clocks'), /O 0:00$/);
     assert.equal(await b.isHidden('#swap'), true, 'no choice once the game is over');
     await shot(b, 'desktop-room-swap2-flag');

@@ -5,10 +5,8 @@
 // Needs a database: MNK_TEST_POSTGRES_URL (scripts/test.sh starts a throw-away cluster and sets
 // it). Without it the test is skipped, saying so.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
 import { after, before, describe, test } from 'node:test';
-import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+import { board, launch, open, serve, shot, VIEWPORTS } from '../lib.mjs';
 
 const DATABASE = process.env.MNK_TEST_POSTGRES_URL;
 const BIN = process.env.MNK_BIN;
@@ -18,31 +16,16 @@ const skip = !DATABASE
     ? 'MNK_BIN is not set: no server binary to start'
     : false;
 
-/** Starts `mnk serve` on a free port of the shared database: its base URL and process. */
-function serve() {
-  const child = spawn(BIN, ['serve', '--addr', '127.0.0.1:0', '--database', DATABASE], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('mnk serve did not start within 30 s')), 30000);
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`mnk serve exited with code ${code}`)));
-    readline.createInterface({ input: child.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      const url = /http:\/\/[^/\s]+/.exec(line);
-      if (url) resolve({ base: url[0], child });
-      else reject(new Error(`no address in ${line}`));
-    });
-  });
-}
-
 let browser;
 const servers = [];
 before(async () => {
   if (skip) return;
   browser = await launch();
-  servers.push(await serve(), await serve());
+  const shared = ['--database', DATABASE];
+  servers.push(await serve(shared), await serve(shared));
 });
 after(async () => {
-  for (const { child } of servers) child.kill('SIGTERM');
+  for (const server of servers) server.stop();
   await browser?.close();
 });
 

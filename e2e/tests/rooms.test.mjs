@@ -98,10 +98,11 @@ describe('rooms (desktop)', () => {
     await o.click('#grid [data-cell="b2"]');
     for (const p of everyone) await waitPly(p, 1);
     await x.click('#room-resign');
+    await x.click('#resign-confirm');
     for (const p of everyone) await waitRoom(p, 'status', 'over');
-    assert.match(await o.textContent('#room-status'), /You won: resigned/);
+    assert.match(await o.textContent('#room-status'), /You won: O resigned/);
     // The line above the board says how the game ended, not whose move it would be.
-    for (const p of everyone) assert.match(await p.textContent('#status'), /^X won: resigned$/);
+    for (const p of everyone) assert.match(await p.textContent('#status'), /^X won: O resigned$/);
     for (const p of everyone) await p.done();
   });
 
@@ -174,7 +175,7 @@ describe('rooms (desktop)', () => {
     assert.equal(moved.ply, 1);
     // O does not move: a second and a half later the flag falls, and the page says so.
     await waitRoom(o, 'status', 'over');
-    assert.match(await o.textContent('#room-status'), /You lost: on time/);
+    assert.match(await o.textContent('#room-status'), /You lost: O ran out of time/);
     assert.match(await o.textContent('#room-clocks'), /O 0:00$/);
     await o.done();
   });
@@ -212,8 +213,9 @@ describe('rooms (desktop)', () => {
 
   test('an unknown room says so and opens a game', async () => {
     const page = await open(browser, vp, '/?room=nosuchroom2345');
-    await page.waitForSelector('#error:not([hidden])');
-    assert.equal(await page.getAttribute('#error', 'data-code'), 'unknown_room');
+    await page.waitForSelector('#link-error:not([hidden])');
+    assert.equal(await page.getAttribute('#link-error', 'data-code'), 'unknown_room');
+    assert.equal(await page.textContent('#link-error-text'), 'There is no room nosuchroom2345: check the link.');
     assert.equal(await page.isHidden('#room'), true);
     await page.done(true);
   });

@@ -73,6 +73,9 @@ pub enum ApiError {
     RoomClosed(String),
     /// A bot invited to a seat someone already holds.
     SeatTaken(String),
+    /// A claim on a game whose opponent has not left it: connected, away for less than the
+    /// delay, a bot, or a game with a clock (whose flag ends it instead).
+    NotAbandoned(String),
     /// The database could not be reached or failed (503): a fault that may pass.
     Unavailable(String),
     /// A refusal of a stateless request, as mnk-api (the server's and the worker's shared code)
@@ -110,6 +113,7 @@ impl ApiError {
             ApiError::GameNotOver(_) => "game_not_over",
             ApiError::RoomClosed(_) => "room_closed",
             ApiError::SeatTaken(_) => "seat_taken",
+            ApiError::NotAbandoned(_) => "not_abandoned",
             ApiError::Unavailable(_) => "unavailable",
             ApiError::DatabaseDamaged(_) => "database_damaged",
             ApiError::Panicked(_) => "internal",
@@ -133,7 +137,8 @@ impl ApiError {
             | ApiError::StalePly { .. }
             | ApiError::Waiting(_)
             | ApiError::GameNotOver(_)
-            | ApiError::SeatTaken(_) => StatusCode::CONFLICT,
+            | ApiError::SeatTaken(_)
+            | ApiError::NotAbandoned(_) => StatusCode::CONFLICT,
             ApiError::UnknownRoom(_) => StatusCode::NOT_FOUND,
             ApiError::BadToken(_) => StatusCode::FORBIDDEN,
             ApiError::RoomClosed(_) => StatusCode::GONE,
@@ -176,6 +181,7 @@ impl ApiError {
             | ApiError::GameNotOver(m)
             | ApiError::RoomClosed(m)
             | ApiError::SeatTaken(m)
+            | ApiError::NotAbandoned(m)
             | ApiError::Unavailable(m)
             | ApiError::DatabaseDamaged(m)
             | ApiError::Panicked(m) => m.clone(),

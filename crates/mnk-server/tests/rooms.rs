@@ -312,8 +312,20 @@ async fn refusals_have_codes_and_leave_the_game_unchanged() {
         json!(["h8"]),
         "a stale client gets the game"
     );
-    assert_eq!(state(addr, &room).await, before, "nothing changed");
+    assert_eq!(
+        without_absence(state(addr, &room).await),
+        without_absence(before),
+        "nothing changed"
+    );
     server.stop().await;
+}
+
+/// A state without how long its seats have been away, which grows while nobody changes anything.
+fn without_absence(mut state: Value) -> Value {
+    for seat in state["seats"].as_array_mut().unwrap() {
+        seat.as_object_mut().unwrap().remove("away_ms");
+    }
+    state
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1447,4 +1459,290 @@ async fn a_bot_on_a_short_clock_shares_it_and_does_not_flag() {
     );
     let bot_ms = over["clocks"]["x_ms"].as_i64().unwrap();
     assert!(bot_ms > 0 && bot_ms < 1000, "{over}");
+}
+
+/// A server on a fresh SQLite file in `dir` where a game without a clock may be claimed once the
+/// opponent has been away for `claim_after`.
+async fn server_claiming_after(dir: &tempfile::TempDir, claim_after: Duration) -> Server {
+    let mut config = config_on(dir);
+    config.rooms.claim_after = claim_after;
+    Server::start(config).await
+}
+
+/// `POST /api/rooms/ROOM/claim` with `body`.
+async fn claim(addr: SocketAddr, room: &str, body: Value) -> (u16, Value) {
+    call(addr, "POST", &format!("/api/rooms/{room}/claim"), body).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_left_is_claimed_only_after_the_delay_and_only_by_the_player_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_claiming_after(&dir, Duration::from_millis(1500)).await;
+    let addr = server.addr;
+    let (room, x, o) = gomoku_with_two_players(addr).await;
+    let mut xs = socket(addr, &room).await;
+    let mut os = socket(addr, &room).await;
+    for (ws, token) in [(&mut xs, &x), (&mut os, &o)] {
+        next(ws).await;
+        send(ws, json!({"type": "hello", "token": token})).await;
+    }
+    while presence(&mut xs).await != json!([true, true]) {}
+    assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
+    let seen = state(addr, &room).await;
+    assert_eq!(seen["claim_after_ms"], 1500);
+    assert_eq!(seen["seats"][1]["here"], true);
+    assert_eq!(seen["seats"][1].get("away_ms"), None, "{seen}");
+
+    // O is here: nothing to claim.
+    let (status, refused) = claim(addr, &room, json!({"token": x})).await;
+    assert_eq!((status, code_of(&refused)), (409, "not_abandoned".into()));
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("connected"),
+        "{refused}"
+    );
+
+    // O's socket closes: away, but not for long enough.
+    os.close(None).await.unwrap();
+    let left = std::time::Instant::now();
+    assert_eq!(presence(&mut xs).await, json!([true, false]));
+    let (status, early) = claim(addr, &room, json!({"token": x})).await;
+    assert_eq!((status, code_of(&early)), (409, "not_abandoned".into()));
+    assert!(
+        early["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("you may claim the game after 2 s"),
+        "{early}"
+    );
+    let away = state(addr, &room).await;
+    assert_eq!(away["seats"][1]["here"], false);
+    assert!(
+        away["seats"][1]["away_ms"].as_u64().unwrap() < 1500,
+        "{away}"
+    );
+    assert_eq!(away["seats"][0].get("away_ms"), None);
+    // The one who left cannot claim against the one who stayed, nor can a stranger.
+    let (status, theirs) = claim(addr, &room, json!({"token": o})).await;
+    assert_eq!((status, code_of(&theirs)), (409, "not_abandoned".into()));
+    let (status, stranger) = claim(addr, &room, json!({"token": "forged"})).await;
+    assert_eq!((status, code_of(&stranger)), (403, "bad_token".into()));
+    // Bad bodies are refused before anything is looked at.
+    let (status, bad) = claim(addr, &room, json!({"token": x, "as": "win"})).await;
+    assert_eq!((status, code_of(&bad)), (400, "bad_json".into()));
+    let unchanged = state(addr, &room).await;
+    assert_eq!(
+        (unchanged["status"].clone(), unchanged["version"].clone()),
+        (json!("playing"), away["version"].clone())
+    );
+
+    // Past the delay X claims over its socket and wins; everyone sees it.
+    tokio::time::sleep(Duration::from_millis(1600).saturating_sub(left.elapsed())).await;
+    let version = unchanged["version"].as_i64().unwrap();
+    send(&mut xs, json!({"type": "claim"})).await;
+    let won = state_at_version(&mut xs, version + 1).await;
+    assert_eq!(won["status"], "over");
+    assert_eq!(won["result"], json!({"winner": "X", "reason": "abandoned"}));
+    let (status, late) = play(addr, &room, &o, 1, "h9").await;
+    assert_eq!((status, code_of(&late)), (409, "game_over".into()));
+    let (status, again) = claim(addr, &room, json!({"token": x})).await;
+    assert_eq!((status, code_of(&again)), (409, "game_over".into()));
+    let (_, record) = call(
+        addr,
+        "GET",
+        &format!("/api/rooms/{room}/games/1"),
+        json!(null),
+    )
+    .await;
+    assert_eq!(
+        record["result"],
+        json!({"winner": "X", "reason": "abandoned"})
+    );
+    server.stop().await;
+}
+
+/// The error code of a refusal's body.
+fn code_of(reply: &Value) -> String {
+    reply["error"]["code"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_left_is_handed_to_a_bot_that_plays_on_and_its_old_token_holds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_claiming_after(&dir, Duration::from_millis(400)).await;
+    let addr = server.addr;
+    let (room, x, _) = create(addr, json!({"rules": "tictactoe", "colour": "X"})).await;
+    // O joins and never connects: away from the moment the server first looks at the room.
+    let o = join_token(addr, &room).await;
+    let mut xs = socket(addr, &room).await;
+    next(&mut xs).await;
+    send(&mut xs, json!({"type": "hello", "token": x})).await;
+    send(&mut xs, json!({"type": "move", "ply": 0, "cell": "b2"})).await;
+    state_at_ply(&mut xs, 1).await;
+    let looked = std::time::Instant::now();
+    let perfect = json!({"token": x, "bot": {"bot": "perfect"}});
+    let (status, early) = claim(addr, &room, perfect.clone()).await;
+    assert_eq!((status, code_of(&early)), (409, "not_abandoned".into()));
+    let (status, unknown) = claim(addr, &room, json!({"token": x, "bot": {"bot": "nobody"}})).await;
+    assert_eq!(status, 400, "{unknown}");
+    assert_eq!(state(addr, &room).await["seats"][1]["bot"], Value::Null);
+
+    tokio::time::sleep(Duration::from_millis(450).saturating_sub(looked.elapsed())).await;
+    let (status, handed) = claim(addr, &room, perfect).await;
+    assert_eq!(status, 200, "{handed}");
+    assert_eq!(handed["status"], "playing");
+    assert_eq!(handed["seats"][1]["bot"], "perfect");
+    assert_eq!(handed["seats"][1]["taken"], true);
+    assert_eq!(
+        handed["seats"][1].get("away_ms"),
+        None,
+        "a bot is never away"
+    );
+    // The bot answers the move it was handed the seat on, and every one after.
+    let answered = state_at_ply(&mut xs, 2).await;
+    assert_eq!(answered["seats"][1]["bot"], "perfect");
+    // The player who left holds nothing now: a move or a return is refused, and changes nothing.
+    let (status, refused) = play(addr, &room, &o, 2, "a1").await;
+    assert_eq!((status, code_of(&refused)), (403, "bad_token".into()));
+    let (status, back) = call(
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/join"),
+        json!({"token": o}),
+    )
+    .await;
+    assert_eq!((status, code_of(&back)), (403, "bad_token".into()));
+    assert_eq!(state(addr, &room).await["ply"], 2);
+    // Against a bot there is nothing to claim.
+    let (status, bot) = claim(addr, &room, json!({"token": x})).await;
+    assert_eq!((status, code_of(&bot)), (409, "not_abandoned".into()));
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_games_record_says_how_it_ended_with_its_clocks_stopped_at_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on(&dir).await;
+    let addr = server.addr;
+    let clock = json!({"initial_ms": 60_000, "increment_ms": 2000});
+    let (room, x, _) = create(
+        addr,
+        json!({"rules": "gomoku15", "colour": "X", "clock": clock}),
+    )
+    .await;
+    let o = join_token(addr, &room).await;
+    assert_eq!(play(addr, &room, &x, 0, "h8").await.0, 200);
+    assert_eq!(play(addr, &room, &o, 1, "h9").await.0, 200);
+    // X thinks for 400 ms, then resigns: its clock stops there.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (status, resigned) = call(
+        addr,
+        "POST",
+        &format!("/api/rooms/{room}/resign"),
+        json!({"token": x}),
+    )
+    .await;
+    assert_eq!(status, 200, "{resigned}");
+    let record_of = |number: u32| {
+        let room = room.clone();
+        async move {
+            call(
+                addr,
+                "GET",
+                &format!("/api/rooms/{room}/games/{number}"),
+                json!(null),
+            )
+            .await
+        }
+    };
+    let (status, record) = record_of(1).await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(
+        record["result"],
+        json!({"winner": "O", "reason": "resigned"})
+    );
+    assert_eq!(record["moves"], json!(["h8", "h9"]));
+    assert_eq!(record["clock"], clock);
+    let clocks = record["clocks"].clone();
+    assert_eq!(clocks["running"], Value::Null);
+    let (x_ms, o_ms) = (
+        clocks["x_ms"].as_i64().unwrap(),
+        clocks["o_ms"].as_i64().unwrap(),
+    );
+    // Each had 60 s, took a little for its move and gained 2 s; X also spent its 400 ms.
+    assert!((55_000..=62_000 - 400).contains(&x_ms), "{clocks}");
+    assert!((55_000..=62_000).contains(&o_ms), "{clocks}");
+    assert!(x_ms < o_ms, "{clocks}");
+    assert_eq!(resigned["clocks"], clocks, "the room says the same");
+    // Stopped: read again later, the same.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(record_of(1).await.1["clocks"], clocks);
+
+    // A rematch: game 1's record stays, game 2 has none while it is played, then one of its own.
+    for token in [&o, &x] {
+        let body = json!({"token": token});
+        assert_eq!(
+            call(addr, "POST", &format!("/api/rooms/{room}/rematch"), body)
+                .await
+                .0,
+            200
+        );
+    }
+    assert_eq!(record_of(2).await.1["error"]["code"], "game_not_over");
+    assert_eq!(record_of(1).await.1["clocks"], clocks);
+    for token in [&x, &o] {
+        let body = json!({"token": token});
+        assert_eq!(
+            call(addr, "POST", &format!("/api/rooms/{room}/draw"), body)
+                .await
+                .0,
+            200
+        );
+    }
+    let (_, drawn) = record_of(2).await;
+    assert_eq!(drawn["result"], json!({"winner": null, "reason": "agreed"}));
+    assert_eq!(drawn["moves"], json!([]));
+    assert_eq!(drawn["clocks"]["running"], Value::Null);
+
+    // Without a clock a record has none.
+    let (plain, a, _) = create(addr, json!({"rules": "tictactoe", "colour": "X"})).await;
+    let b = join_token(addr, &plain).await;
+    for (ply, (token, cell)) in [(&a, "a1"), (&b, "a2"), (&a, "b2"), (&b, "b3"), (&a, "c3")]
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(play(addr, &plain, token, ply, cell).await.0, 200);
+    }
+    let (_, won) = call(
+        addr,
+        "GET",
+        &format!("/api/rooms/{plain}/games/1"),
+        json!(null),
+    )
+    .await;
+    assert_eq!(won["result"], json!({"winner": "X", "reason": "line"}));
+    assert_eq!(
+        (won["clock"].clone(), won["clocks"].clone()),
+        (Value::Null, Value::Null)
+    );
+    assert_eq!(won["outcome"]["line"].as_array().unwrap().len(), 3);
+    // Its permanent address for people leads to the page that shows it; a malformed one is not
+    // a game's.
+    let page = http(addr, "GET", &format!("/g/{plain}-1"), None).await;
+    assert_eq!(page.status, 303);
+    assert_eq!(
+        page.header("location"),
+        Some(format!("/?game={plain}-1").as_str())
+    );
+    let wrong = http(addr, "GET", "/g/not-a-game", None).await;
+    assert_eq!(
+        (wrong.status, wrong.code().as_deref()),
+        (404, Some("not_found"))
+    );
+    server.stop().await;
 }

@@ -83,6 +83,11 @@ struct ServeArgs {
     /// (30 days); its games stay stored.
     #[arg(long = "room-idle-minutes", value_name = "MINUTES", default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=MAX_IDLE_MINUTES))]
     room_idle_minutes: u32,
+    /// In a game without a clock, how long a player must have been away (not connected), in
+    /// seconds, 1 to 3600, before the opponent may claim the win or hand the seat to the
+    /// computer.
+    #[arg(long = "room-claim-secs", value_name = "SECONDS", default_value_t = DEFAULT_CLAIM_SECS, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    room_claim_secs: u64,
     /// Rooms one address may create in an hour, 1 to 1000000 (all of them at once after a
     /// pause, then evenly spread).
     #[arg(long = "room-creations-per-hour", value_name = "N", default_value_t = DEFAULT_RATES.creations.count, value_parser = room_rate())]
@@ -90,8 +95,8 @@ struct ServeArgs {
     /// Rooms one address may join in a minute, 1 to 1000000.
     #[arg(long = "room-joins-per-minute", value_name = "N", default_value_t = DEFAULT_RATES.joins.count, value_parser = room_rate())]
     room_joins_per_minute: u32,
-    /// Moves, resignations, offers and bot invitations one address may send to rooms in a
-    /// minute, 1 to 1000000.
+    /// Moves, resignations, offers, bot invitations and claims one address may send to rooms
+    /// in a minute, 1 to 1000000.
     #[arg(long = "room-actions-per-minute", value_name = "N", default_value_t = DEFAULT_RATES.actions.count, value_parser = room_rate())]
     room_actions_per_minute: u32,
     /// Room reads one address may make in a minute (states, long polls, sockets opened), 1 to
@@ -110,6 +115,9 @@ const DEFAULT_DATABASE_TIMEOUT_MS: u64 =
     mnk_server::rooms::store::DATABASE_TIMEOUT.as_millis() as u64;
 /// `--write-timeout-secs` unless told.
 const DEFAULT_WRITE_TIMEOUT_SECS: u64 = mnk_server::stalls::WRITE_TIMEOUT.as_secs();
+
+/// `--room-claim-secs` unless told.
+const DEFAULT_CLAIM_SECS: u64 = mnk_server::rooms::CLAIM_AFTER.as_secs();
 
 /// Longest `--room-idle-minutes`: 30 days.
 const MAX_IDLE_MINUTES: i64 = 30 * 24 * 60;
@@ -193,6 +201,7 @@ fn serve(args: Option<ServeArgs>) -> Result<(), String> {
         config.database = args.database;
         config.rooms.idle = Duration::from_secs(u64::from(args.room_idle_minutes) * 60);
         config.rooms.database_timeout = Duration::from_millis(args.database_timeout_ms);
+        config.rooms.claim_after = Duration::from_secs(args.room_claim_secs);
         config.connections.write_timeout = Duration::from_secs(args.write_timeout_secs);
         config.rooms.per_address = AddressRates {
             creations: Rate::per_hour(args.room_creations_per_hour),

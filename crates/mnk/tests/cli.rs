@@ -101,6 +101,16 @@ fn serve_refuses_room_settings_out_of_range() {
         "--room-idle-minutes",
         "soon",
     );
+    refused(
+        &["serve", "--room-claim-secs", "0"],
+        "--room-claim-secs",
+        "1..=3600",
+    );
+    refused(
+        &["serve", "--room-claim-secs", "3601"],
+        "--room-claim-secs",
+        "1..=3600",
+    );
     for flag in [
         "--room-creations-per-hour",
         "--room-joins-per-minute",

@@ -1,5 +1,5 @@
 //! `mnk serve`'s room flags take effect: the per-address allowances it is given are the ones a
-//! flooding client meets.
+//! flooding client meets, and the delay before a game left may be claimed is the one rooms say.
 
 mod support;
 
@@ -19,6 +19,8 @@ fn the_room_rates_given_to_serve_are_the_ones_enforced() {
             "2",
             "--room-idle-minutes",
             "5",
+            "--room-claim-secs",
+            "7",
         ],
     );
     let (room, tokens) = room_with_two_players(&served.addr, "tictactoe");
@@ -52,4 +54,6 @@ fn the_room_rates_given_to_serve_are_the_ones_enforced() {
         )
         .unwrap();
     assert_eq!(state["moves"], json!(["b2", "a1"]));
+    // A game without a clock may be claimed after the delay given.
+    assert_eq!(state["claim_after_ms"], 7000);
 }

@@ -1,7 +1,8 @@
 //! Two `mnk serve` processes on one PostgreSQL database: a game between clients connected to
 //! different servers, every move relayed from one server to the other's sockets, and one
 //! referee for both (the same move sent to both servers at once is taken once); who is here is
-//! known across servers; a clocked swap2 room against a bot stores its decisions' clocks.
+//! known across servers, and a game left on one server is claimed on the other once the delay
+//! is up there; a clocked swap2 room against a bot stores its decisions' clocks.
 //!
 //! The database: `MNK_TEST_POSTGRES_URL` (the test script starts a throw-away cluster and sets
 //! it), else a cluster this test starts itself with `scripts/pg-cluster.sh`. Without
@@ -138,8 +139,9 @@ fn two_servers_on_one_postgres_database_relay_a_game_between_their_clients() {
     let Some((url, _cluster)) = database() else {
         return;
     };
-    let a = Served::start(&url);
-    let b = Served::start(&url);
+    let flags = ["--room-claim-secs", "1"];
+    let a = Served::start_with(&url, &flags);
+    let b = Served::start_with(&url, &flags);
     let (room, [x, o]) = room_with_two_players(&a.addr, "tictactoe");
 
     let mut on_a = socket(&a.addr, &room);
@@ -197,6 +199,41 @@ fn two_servers_on_one_postgres_database_relay_a_game_between_their_clients() {
     let (_, state) =
         support::call(&a.addr, "GET", &format!("/api/rooms/{room}"), &Value::Null).unwrap();
     assert_eq!(state["ply"], 1);
+
+    // A game left on B is claimed on A: A counts O away from when B said O's socket closed.
+    let (room, [x, o]) = room_with_two_players(&a.addr, "gomoku15");
+    let mut x_on_a = socket(&a.addr, &room);
+    let mut o_on_b = socket(&b.addr, &room);
+    for (ws, token) in [(&mut x_on_a, &x), (&mut o_on_b, &o)] {
+        next(ws);
+        send(ws, json!({"type": "hello", "token": token}));
+    }
+    presence_becomes(&mut x_on_a, json!([true, true]));
+    drop(o_on_b);
+    presence_becomes(&mut x_on_a, json!([true, false]));
+    let left = Instant::now();
+    let claim = |token: &str| {
+        support::call(
+            &a.addr,
+            "POST",
+            &format!("/api/rooms/{room}/claim"),
+            &json!({ "token": token }),
+        )
+        .unwrap()
+    };
+    let (status, early) = claim(&x);
+    assert_eq!(
+        (status, early["error"]["code"].as_str()),
+        (409, Some("not_abandoned")),
+        "{early}"
+    );
+    std::thread::sleep(Duration::from_millis(1100).saturating_sub(left.elapsed()));
+    let (status, claimed) = claim(&x);
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(
+        claimed["result"],
+        json!({"winner": "X", "reason": "abandoned"})
+    );
 
     // A clocked swap2 room against a bot, made on B and played on A: the bot's three stones, the
     // person's decision (its time and clock stored in PostgreSQL), the bot's move.

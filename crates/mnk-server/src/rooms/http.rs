@@ -45,6 +45,7 @@ pub fn routes<S: Clone + Send + Sync + 'static>(rooms: Arc<Rooms>) -> Router<S> 
         .route("/api/rooms/{id}/draw", post(draw))
         .route("/api/rooms/{id}/rematch", post(rematch))
         .route("/api/rooms/{id}/bot", post(invite))
+        .route("/api/rooms/{id}/claim", post(claim))
         .route("/api/rooms/{id}/socket", get(super::socket::upgrade))
         .route("/api/rooms/{id}/games/{number}", get(record))
         .route("/g/{game}", get(permanent_page))
@@ -138,6 +139,17 @@ pub struct InviteRequest {
     pub token: String,
     /// The bot, as `/api/move` names opponents.
     pub bot: Json,
+}
+
+/// `POST /api/rooms/ID/claim`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    /// The token of the seat left.
+    pub token: String,
+    /// A bot for the opponent's seat, as `/api/move` names opponents; none to claim the win.
+    #[serde(default)]
+    pub bot: Option<Json>,
 }
 
 /// `GET /api/rooms/ID?after=V&wait_ms=W`.
@@ -282,8 +294,7 @@ async fn seat_acts(
     action: Action,
 ) -> Result<Reply<RoomView>, ApiError> {
     rooms.limits.check(Ask::Act, client)?;
-    let seat = rooms.seat(id, checked_token(token)?).await?;
-    let snap = rooms.act(id, seat, &action).await?;
+    let snap = rooms.act_for(id, checked_token(token)?, &action).await?;
     Ok(Reply(rooms.view(&snap)?))
 }
 
@@ -362,6 +373,20 @@ async fn invite(
     Ok(Reply(rooms.view(&snap)?))
 }
 
+/// `POST /api/rooms/ID/claim`: the game an opponent left, won or handed to a bot.
+async fn claim(
+    State(rooms): State<Arc<Rooms>>,
+    client: Client,
+    Path(id): Path<String>,
+    ApiJson(request): ApiJson<ClaimRequest>,
+) -> Result<Reply<RoomView>, ApiError> {
+    rooms.limits.check(Ask::Act, client)?;
+    let token = checked_token(&request.token)?;
+    let bot = request.bot.as_ref().map(parse_opponent).transpose()?;
+    let snap = rooms.claim(&id, token, bot.as_ref()).await?;
+    Ok(Reply(rooms.view(&snap)?))
+}
+
 /// `GET /api/rooms/ID/games/N`: a finished game.
 async fn record(
     State(rooms): State<Arc<Rooms>>,
@@ -373,7 +398,7 @@ async fn record(
         .parse()
         .map_err(|_| ApiError::UnknownRoom(format!("room {id} has no game {number:?}")))?;
     let snap = rooms.load_game(&id, number).await?;
-    Ok(Reply(game_record(&snap)?))
+    Ok(Reply(game_record(&snap, super::now_ms())?))
 }
 
 /// `GET /g/ROOM-N`: a finished game's permanent address, which the page replays

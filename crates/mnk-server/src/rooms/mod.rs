@@ -52,7 +52,7 @@ use hub::{Hub, Push};
 use limits::{AddressLimits, AddressRates, Ask};
 use mnk_api::opening::Part;
 use presence::{Change, Presence, Seats};
-use referee::Action;
+use referee::{Absence, Action, Claim};
 use store::{Applied, Op, Snapshot, Store, StoreError};
 use view::{state_view, RoomView, SeatedReply, ServerMessage};
 
@@ -72,6 +72,9 @@ pub struct RoomConfig {
     /// How long one wait on the database may take (a connection, a statement, a lock), and
     /// opening it at start-up: past it a request is answered `unavailable`.
     pub database_timeout: Duration,
+    /// In a game without a clock, how long a player must have been away (no live connection)
+    /// before the opponent may claim the game: the win, or the seat for a bot.
+    pub claim_after: Duration,
 }
 
 impl Default for RoomConfig {
@@ -83,9 +86,15 @@ impl Default for RoomConfig {
             max_sockets: 16_384,
             bot_think: Duration::from_millis(1000),
             database_timeout: store::DATABASE_TIMEOUT,
+            claim_after: CLAIM_AFTER,
         }
     }
 }
+
+/// How long a player of a game without a clock must be away before the opponent may claim the
+/// game, unless told: a minute, long enough for a reload, a lost connection on a train or a
+/// phone's browser put to sleep to come back, short enough that nobody waits for good.
+pub const CLAIM_AFTER: Duration = Duration::from_secs(60);
 
 /// The rooms of this server: the store, the watchers, the limits.
 #[derive(Debug)]
@@ -364,14 +373,21 @@ impl Rooms {
         }
     }
 
-    /// The room as clients see it now, with who is here.
+    /// The room as clients see it now, with who is here, how long a seat has been away, and
+    /// after how long a game without a clock may be claimed.
     pub fn view(&self, snap: &Snapshot) -> Result<RoomView, ApiError> {
         let mut view = state_view(snap, now_ms())?;
-        let here = self
+        let away = self
             .presence
-            .seats(&snap.room.id, tokio::time::Instant::now());
-        for (seat, here) in view.seats.iter_mut().zip(here) {
-            seat.here = Some(here);
+            .away(&snap.room.id, tokio::time::Instant::now());
+        for (seat, away) in view.seats.iter_mut().zip(away) {
+            seat.here = Some(away.is_none());
+            // Only a person leaves: a bot and a free seat have no absence to count.
+            let person = snap.seats[seat.seat].token_hash.is_some();
+            seat.away_ms = away.filter(|_| person).map(|d| d.as_millis() as u64);
+        }
+        if snap.room.clock.is_none() {
+            view.claim_after_ms = Some(self.config.claim_after.as_millis() as u64);
         }
         Ok(view)
     }
@@ -583,6 +599,55 @@ impl Rooms {
     ) -> Result<Snapshot, ApiError> {
         self.change(id, |snap, now| {
             referee::decide(snap, seat, action, now).map_err(|e| view::with_state(e, snap, now))
+        })
+        .await
+    }
+
+    /// `action` by the seat `token` holds in room `id` (`bad_token` if it holds none), the seat
+    /// read with the room the action is decided on: a seat handed to a bot meanwhile is not
+    /// the token's any more.
+    pub async fn act_for(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        action: &Action,
+    ) -> Result<Snapshot, ApiError> {
+        let hash = ids::token_hash(token);
+        self.change(id, |snap, now| {
+            let seat = reading::seat_of_token(snap, &hash).ok_or_else(bad_token)?;
+            referee::decide(snap, seat, action, now).map_err(|e| view::with_state(e, snap, now))
+        })
+        .await
+    }
+
+    /// The seat `token` holds in room `id` claims the game its opponent left (see
+    /// [`referee::claim`]): the win, or the opponent's seat for a bot (checked to play the
+    /// room's rules), which then plays on. The opponent's absence is this server's count
+    /// ([`Presence::away`]), against [`RoomConfig::claim_after`].
+    pub async fn claim(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        bot: Option<&BotSpec>,
+    ) -> Result<Snapshot, ApiError> {
+        let claim = match bot {
+            Some(bot) => {
+                let snap = self.load(id).await?;
+                roster::check_rules(bot, &reading::game(&snap)?.rules).map_err(ApiError::from)?;
+                Claim::Seat(bot.to_string())
+            }
+            None => Claim::Win,
+        };
+        let hash = ids::token_hash(token);
+        let needed_ms = self.config.claim_after.as_millis() as i64;
+        self.change(id, |snap, _| {
+            let seat = reading::seat_of_token(snap, &hash).ok_or_else(bad_token)?;
+            let away = self.presence.away(id, tokio::time::Instant::now())[1 - seat];
+            let absence = Absence {
+                away_ms: away.map(|d| d.as_millis() as i64),
+                needed_ms,
+            };
+            referee::claim(snap, seat, &claim, absence)
         })
         .await
     }

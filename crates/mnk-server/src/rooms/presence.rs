@@ -10,6 +10,13 @@
 //! without a refresh, so a server that died stops holding seats "here" within a minute. A seat
 //! is here if any server sees it. Presence is not stored: it is what is true now, and a restarted
 //! server learns it again as clients reconnect.
+//!
+//! Each server also counts how long a seat has been away: from the moment it saw the seat go
+//! (its last socket closed, its long poll's grace ended, another server's report said so or went
+//! stale), or from when it first looked at the room if it never saw the seat here. That is what
+//! lets a player claim a game the opponent left ([`super::referee::claim`]); a server that
+//! restarts, or has not looked at the room for [`FORGET`], starts counting again, so the wait is
+//! never shorter than asked, only sometimes longer.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,12 +30,14 @@ pub const POLL_GRACE: Duration = Duration::from_secs(10);
 pub const REFRESH: Duration = Duration::from_secs(20);
 /// How long another server's report lasts without a refresh.
 pub const STALE: Duration = Duration::from_secs(60);
+/// How long a room nobody is in is remembered (with how long its seats have been away).
+pub const FORGET: Duration = Duration::from_secs(60 * 60);
 
 /// Which of seats 0 and 1 are here.
 pub type Seats = [bool; 2];
 
 /// What one room's presence is made of, on this server.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct RoomPresence {
     /// Open sockets seated in each seat.
     sockets: [u32; 2],
@@ -42,9 +51,27 @@ struct RoomPresence {
     reported: Seats,
     /// What the room's watchers here were last told.
     shown: Seats,
+    /// Since when each seat has been away (meaningful while it is): when it was seen to go, or
+    /// when this server first looked at the room.
+    away_since: [Instant; 2],
+    /// When anything last happened to the room's presence.
+    changed: Instant,
 }
 
 impl RoomPresence {
+    fn new(now: Instant) -> RoomPresence {
+        RoomPresence {
+            sockets: [0; 2],
+            polling: [0; 2],
+            polled_until: [None; 2],
+            remote: HashMap::new(),
+            reported: [false; 2],
+            shown: [false; 2],
+            away_since: [now; 2],
+            changed: now,
+        }
+    }
+
     fn local(&self, now: Instant) -> Seats {
         [0, 1].map(|seat| {
             self.sockets[seat] > 0
@@ -61,8 +88,12 @@ impl RoomPresence {
         seats
     }
 
-    fn is_empty(&self, now: Instant) -> bool {
-        self.seats(now) == [false, false] && self.shown == [false, false] && self.remote.is_empty()
+    /// Whether the room can be forgotten: nobody in it, nobody reported, for [`FORGET`].
+    fn forgotten(&self, now: Instant) -> bool {
+        self.seats(now) == [false, false]
+            && self.shown == [false, false]
+            && self.remote.is_empty()
+            && now.duration_since(self.changed) >= FORGET
     }
 }
 
@@ -92,13 +123,11 @@ impl Presence {
     /// Applies `event` to `room`'s presence and says what changed.
     fn update(&self, room: &str, now: Instant, event: impl FnOnce(&mut RoomPresence)) -> Change {
         let mut rooms = self.lock();
-        let presence = rooms.entry(room.to_string()).or_default();
+        let presence = rooms
+            .entry(room.to_string())
+            .or_insert_with(|| RoomPresence::new(now));
         event(presence);
-        let change = settle(presence, now);
-        if presence.is_empty(now) {
-            rooms.remove(room);
-        }
-        change
+        settle(presence, now)
     }
 
     /// A socket seated in `seat` of `room` opened, at `now`.
@@ -154,6 +183,28 @@ impl Presence {
             .map_or([false, false], |p| p.seats(now))
     }
 
+    /// How long each seat of `room` has been away at `now` (`None` for a seat that is here).
+    /// Asking starts the count for a room this server had not looked at.
+    pub fn away(&self, room: &str, now: Instant) -> [Option<Duration>; 2] {
+        let mut rooms = self.lock();
+        let presence = rooms
+            .entry(room.to_string())
+            .or_insert_with(|| RoomPresence::new(now));
+        let seats = presence.seats(now);
+        [0, 1].map(|seat| {
+            // Gone since the last look (a long poll's grace just ended, a report just went
+            // stale) and not yet recorded: count from now, never from an older moment.
+            let just_gone = presence.shown[seat];
+            (!seats[seat]).then(|| {
+                if just_gone {
+                    Duration::ZERO
+                } else {
+                    now.duration_since(presence.away_since[seat])
+                }
+            })
+        })
+    }
+
     /// Ends long polls' grace and other servers' stale reports at `now`: the rooms whose
     /// presence changed, with what changed.
     pub fn expire(&self, now: Instant) -> Vec<(String, Change)> {
@@ -168,7 +219,7 @@ impl Presence {
                 changes.push((room.clone(), change));
             }
         }
-        rooms.retain(|_, p| !p.is_empty(now));
+        rooms.retain(|_, p| !p.forgotten(now));
         changes
     }
 
@@ -183,7 +234,8 @@ impl Presence {
     }
 }
 
-/// Compares a room's presence with what was reported and shown, and records the new values.
+/// Compares a room's presence with what was reported and shown, and records the new values
+/// (and when a seat seen here went away).
 fn settle(presence: &mut RoomPresence, now: Instant) -> Change {
     let local = presence.local(now);
     let seats = presence.seats(now);
@@ -191,6 +243,19 @@ fn settle(presence: &mut RoomPresence, now: Instant) -> Change {
         report: (local != presence.reported).then_some(local),
         show: (seats != presence.shown).then_some(seats),
     };
+    for ((since, shown), here) in presence
+        .away_since
+        .iter_mut()
+        .zip(presence.shown)
+        .zip(seats)
+    {
+        if shown && !here {
+            *since = now;
+        }
+    }
+    if change != Change::default() {
+        presence.changed = now;
+    }
     presence.reported = local;
     presence.shown = seats;
     change
@@ -213,7 +278,13 @@ mod tests {
         let closed = presence.socket_closed("r", 1, now);
         assert_eq!(closed.show, Some([false, false]));
         assert_eq!(presence.seats("r", now), [false, false]);
-        assert!(presence.lock().is_empty(), "an empty room is forgotten");
+        assert!(presence.expire(now + FORGET / 2).is_empty());
+        assert_eq!(presence.lock().len(), 1, "a room just left is remembered");
+        presence.expire(now + FORGET);
+        assert!(
+            presence.lock().is_empty(),
+            "a room left long ago is forgotten"
+        );
     }
 
     #[test]
@@ -252,6 +323,7 @@ mod tests {
         assert_eq!(expired.len(), 1);
         assert_eq!(expired[0].1.show, Some([false, false]));
         assert_eq!(expired[0].1.report, Some([false, false]));
+        presence.expire(secs(71) + FORGET);
         assert!(presence.lock().is_empty());
     }
 
@@ -279,5 +351,77 @@ mod tests {
         let expired = presence.expire(later);
         assert_eq!(expired[0].1.show, Some([false, false]));
         assert_eq!(presence.seats("r", later), [false, false]);
+    }
+
+    #[test]
+    fn a_seat_is_away_from_when_it_was_seen_to_go_or_from_the_first_look() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        let secs = |s: u64| now + Duration::from_secs(s);
+        presence.socket_opened("r", 0, now);
+        presence.socket_opened("r", 1, secs(1));
+        assert_eq!(presence.away("r", secs(2)), [None, None]);
+        presence.socket_closed("r", 1, secs(5));
+        assert_eq!(
+            presence.away("r", secs(65)),
+            [None, Some(Duration::from_secs(60))]
+        );
+        // Back, and gone again: the count starts over.
+        presence.socket_opened("r", 1, secs(70));
+        presence.socket_closed("r", 1, secs(80));
+        assert_eq!(
+            presence.away("r", secs(90))[1],
+            Some(Duration::from_secs(10))
+        );
+        // A room this server never saw anyone in: counted from the first look.
+        assert_eq!(
+            presence.away("new", secs(100)),
+            [Some(Duration::ZERO), Some(Duration::ZERO)]
+        );
+        assert_eq!(
+            presence.away("new", secs(130)),
+            [Some(Duration::from_secs(30)), Some(Duration::from_secs(30))]
+        );
+    }
+
+    #[test]
+    fn a_seat_held_by_a_silent_server_is_away_from_when_its_report_went_stale() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        presence.socket_opened("r", 0, now);
+        presence.heard("r", "b", [false, true], now);
+        assert_eq!(presence.away("r", now + STALE / 2), [None, None]);
+        let stale = now + STALE;
+        presence.expire(stale);
+        let later = stale + Duration::from_secs(7);
+        assert_eq!(
+            presence.away("r", later),
+            [None, Some(Duration::from_secs(7))]
+        );
+        // The seat's own report of leaving starts the count at once.
+        presence.heard("r", "b", [false, true], later);
+        let left = later + Duration::from_secs(1);
+        presence.heard("r", "b", [false, false], left);
+        assert_eq!(
+            presence.away("r", left + Duration::from_secs(3))[1],
+            Some(Duration::from_secs(3))
+        );
+    }
+
+    #[test]
+    fn a_seat_whose_long_poll_grace_just_ended_has_been_away_for_no_time() {
+        let presence = Presence::default();
+        let now = Instant::now();
+        let secs = |s: u64| now + Duration::from_secs(s);
+        presence.poll_started("r", 0, now);
+        presence.poll_ended("r", 0, secs(100));
+        // The grace is over at 110 s; nothing has looked at the room since (no tick): the seat
+        // is away, from now, not from when the room was first seen.
+        assert_eq!(presence.away("r", secs(111))[0], Some(Duration::ZERO));
+        presence.expire(secs(112));
+        assert_eq!(
+            presence.away("r", secs(120))[0],
+            Some(Duration::from_secs(8))
+        );
     }
 }

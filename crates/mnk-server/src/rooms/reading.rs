@@ -245,6 +245,13 @@ pub fn seat_clocks(snap: &Snapshot, game: &Game, now: i64) -> Option<([i64; 2], 
             left[acting] -= (now - since).max(0);
             acting
         });
+    if let (Some(since), Some(finished), Some(_)) =
+        (since, snap.game.finished_ms, snap.game.started_ms)
+    {
+        // Over: the clock of the seat that was to act ran until the end (a resignation, an
+        // agreed draw, a claim come while it thought), and stands there.
+        left[acting] -= (finished - since).max(0);
+    }
     if snap.game.reason.as_deref() == Some("time") {
         // Lost on time: the clock of the seat that was to act stopped at zero.
         left[acting] = 0;

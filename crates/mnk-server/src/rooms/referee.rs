@@ -20,13 +20,19 @@
 //! that ends a turn begun with a decision (white's move after taking white, the second of
 //! place-two's stones). A turn of several stones and a decision earns one increment, as one
 //! move does.
+//!
+//! A game without a clock has no flag to end it when a player leaves: once the opponent has been
+//! away (no live connection) for the room's delay, the player left may claim it ([`claim`]):
+//! the win (`abandoned`), or the opponent's seat for a bot, and the game goes on. How long the
+//! opponent has been away is the service's to say (it knows the connections): the referee only
+//! weighs it.
 
 use mnk_core::{Cell, Decision, Outcome, Player, Position, Step};
 
 use super::reading::{
     colour_of, decisions_text, game, is_over, offer, room_seat, seat_clocks, step_seat, Game,
 };
-use super::store::{MoveRow, Op, Snapshot};
+use super::store::{MoveRow, Op, SeatRow, Snapshot};
 use crate::error::ApiError;
 
 /// What a seat asks of its room.
@@ -101,6 +107,16 @@ fn finish(snap: &Snapshot, winner: Option<Player>, reason: &str) -> Vec<Op> {
     ]
 }
 
+/// Refuses what needs an open room.
+fn open(snap: &Snapshot) -> Result<(), ApiError> {
+    if snap.room.closed_ms.is_some() {
+        return Err(ApiError::RoomClosed(
+            "this room was closed after a long time without players: create a new one".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Decides `action` by seat `seat` at `now`.
 pub fn decide(
     snap: &Snapshot,
@@ -108,11 +124,7 @@ pub fn decide(
     action: &Action,
     now: i64,
 ) -> Result<Vec<Op>, ApiError> {
-    if snap.room.closed_ms.is_some() {
-        return Err(ApiError::RoomClosed(
-            "this room was closed after a long time without players: create a new one".into(),
-        ));
-    }
+    open(snap)?;
     let game = game(snap)?;
     match action {
         Action::Move { ply, cell } => play(snap, &game, seat, *ply, cell, now),
@@ -362,6 +374,18 @@ fn apply(snap: &mut Snapshot, ops: &[Op], now: i64) {
             Op::Finish { result, reason, .. } => {
                 snap.game.result = Some(result.clone());
                 snap.game.reason = Some(reason.clone());
+                snap.game.finished_ms = Some(now);
+            }
+            Op::SeatBot { seat, bot } => {
+                if let Some(row) = usize::try_from(*seat)
+                    .ok()
+                    .and_then(|s| snap.seats.get_mut(s))
+                {
+                    *row = SeatRow {
+                        token_hash: None,
+                        bot: Some(bot.clone()),
+                    };
+                }
             }
             Op::TakeSeat { .. }
             | Op::StartGame { .. }
@@ -392,6 +416,81 @@ fn draw(snap: &Snapshot, seat: usize) -> Result<Vec<Op>, ApiError> {
         return Ok(Vec::new());
     }
     Ok(vec![Op::Offer(Some(offer("draw", seat)))])
+}
+
+/// What a seat claims of a game its opponent left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// The win (`reason: "abandoned"`).
+    Win,
+    /// The opponent's seat, for this bot (in the engine's notation): the game goes on.
+    Seat(String),
+}
+
+/// How long a seat's opponent has been away, as the service sees it, against how long it must be
+/// before the game may be claimed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Absence {
+    /// How long the opponent's seat has had no live connection, in milliseconds; `None` while
+    /// it has one.
+    pub away_ms: Option<i64>,
+    /// How long it must have been away.
+    pub needed_ms: i64,
+}
+
+/// Seat `seat` claims the game its opponent left: in an open room, a game in progress without
+/// a clock (a clock's flag ends it instead), against a person (a bot never leaves) away for at
+/// least `absence.needed_ms`.
+pub fn claim(
+    snap: &Snapshot,
+    seat: usize,
+    claim: &Claim,
+    absence: Absence,
+) -> Result<Vec<Op>, ApiError> {
+    open(snap)?;
+    playing(snap)?;
+    let opponent = 1 - seat;
+    if snap.room.clock.is_some() {
+        return Err(ApiError::NotAbandoned(
+            "this game has a clock: if your opponent does not come back, their time runs out and \
+             you win"
+                .into(),
+        ));
+    }
+    if snap.seats[opponent].bot.is_some() {
+        return Err(ApiError::NotAbandoned(
+            "the computer plays the other seat: it never leaves".into(),
+        ));
+    }
+    let secs = |ms: i64| (ms.max(0) + 999) / 1000;
+    let Some(away) = absence.away_ms else {
+        return Err(ApiError::NotAbandoned(format!(
+            "your opponent is connected: a game can be claimed once they have been away for {} s",
+            secs(absence.needed_ms)
+        )));
+    };
+    if away < absence.needed_ms {
+        return Err(ApiError::NotAbandoned(format!(
+            "your opponent has been away for {} s: you may claim the game after {} s, in {} s",
+            away.max(0) / 1000,
+            secs(absence.needed_ms),
+            secs(absence.needed_ms - away)
+        )));
+    }
+    Ok(match claim {
+        Claim::Win => finish(snap, Some(colour_of(snap, seat)), "abandoned"),
+        Claim::Seat(bot) => {
+            let mut ops = vec![Op::SeatBot {
+                seat: opponent as i64,
+                bot: bot.clone(),
+            }];
+            if snap.room.offer.is_some() {
+                // An offer of the player who left, or to them: nobody is left to answer it.
+                ops.push(Op::Offer(None));
+            }
+            ops
+        }
+    })
 }
 
 /// A rematch offer, or its acceptance (a bot always accepts): a new game, colours swapped.
@@ -450,7 +549,7 @@ pub fn take_free_seat(
 mod tests {
     use super::*;
     use crate::rooms::reading::{clocks, seat_of, seat_of_token};
-    use crate::rooms::store::{GameRow, MoveRow, RoomRow, SeatRow};
+    use crate::rooms::store::{GameRow, MoveRow, RoomRow};
 
     /// A room of `rules` with both seats taken at time 0, seat 0 playing X, and `moves` played
     /// one a second from t = 1 s (each mover's clock as a Fischer clock would leave it).
@@ -482,6 +581,7 @@ mod tests {
                 decisions: String::new(),
                 decided_ms: None,
                 decided_clock_ms: None,
+                finished_ms: None,
             },
             moves: moves
                 .iter()
@@ -894,5 +994,96 @@ mod tests {
             decide(&snap, 1, &stale, 2000).unwrap_err().code(),
             "stale_ply"
         );
+    }
+
+    fn away(ms: Option<i64>) -> Absence {
+        Absence {
+            away_ms: ms,
+            needed_ms: 60_000,
+        }
+    }
+
+    #[test]
+    fn a_game_is_claimed_only_once_the_opponent_has_been_away_for_the_delay() {
+        let snap = room("15x15x5", None, &["h8", "h9"]);
+        let refused = |absence| claim(&snap, 0, &Claim::Win, absence).unwrap_err();
+        let here = refused(away(None));
+        assert_eq!(here.code(), "not_abandoned");
+        assert!(here.message().contains("connected"), "{}", here.message());
+        let early = refused(away(Some(59_999)));
+        assert_eq!(early.code(), "not_abandoned");
+        assert!(
+            early.message().contains("away for 59 s") && early.message().contains("in 1 s"),
+            "{}",
+            early.message()
+        );
+        // Seat 0 plays X: after the delay it wins, whoever is to move.
+        let ops = claim(&snap, 0, &Claim::Win, away(Some(60_000))).unwrap();
+        assert_eq!(
+            ops,
+            vec![
+                Op::Finish {
+                    game: 1,
+                    result: "X".into(),
+                    reason: "abandoned".into()
+                },
+                Op::Offer(None)
+            ]
+        );
+        let ops = claim(&snap, 1, &Claim::Win, away(Some(61_000))).unwrap();
+        assert!(matches!(&ops[0], Op::Finish { result, .. } if result == "O"));
+    }
+
+    #[test]
+    fn the_opponents_seat_goes_to_a_bot_and_the_game_goes_on() {
+        let mut snap = room("15x15x5", None, &["h8"]);
+        snap.room.offer = Some("draw:1".into());
+        let ops = claim(&snap, 0, &Claim::Seat("level3".into()), away(Some(90_000))).unwrap();
+        assert_eq!(
+            ops,
+            vec![
+                Op::SeatBot {
+                    seat: 1,
+                    bot: "level3".into()
+                },
+                Op::Offer(None)
+            ]
+        );
+        apply(&mut snap, &ops, 100_000);
+        assert_eq!(snap.seats[1].bot.as_deref(), Some("level3"));
+        assert_eq!(snap.seats[1].token_hash, None);
+        assert_eq!(
+            seat_of_token(&snap, "b"),
+            None,
+            "the old token holds nothing"
+        );
+        assert!(!is_over(&snap));
+        // The bot now sits there: it never leaves, so there is nothing more to claim.
+        assert_eq!(
+            claim(&snap, 0, &Claim::Win, away(Some(90_000)))
+                .unwrap_err()
+                .code(),
+            "not_abandoned"
+        );
+    }
+
+    #[test]
+    fn no_claim_with_a_clock_before_the_start_after_the_end_or_in_a_closed_room() {
+        let code = |snap: &Snapshot| {
+            claim(snap, 0, &Claim::Win, away(Some(3_600_000)))
+                .unwrap_err()
+                .code()
+        };
+        let clocked = room("15x15x5", Some((60_000, 0)), &["h8"]);
+        assert_eq!(code(&clocked), "not_abandoned");
+        let mut waiting = room("15x15x5", None, &[]);
+        waiting.game.started_ms = None;
+        assert_eq!(code(&waiting), "waiting_for_opponent");
+        let mut over = room("3x3x3", None, &["a1", "a2", "b2", "b3", "c3"]);
+        over.game.result = Some("X".into());
+        assert_eq!(code(&over), "game_over");
+        let mut closed = room("15x15x5", None, &["h8"]);
+        closed.room.closed_ms = Some(5);
+        assert_eq!(code(&closed), "room_closed");
     }
 }

@@ -100,6 +100,8 @@ struct Session {
     client: Client,
     /// The seat the client said hello for, if any.
     seat: Option<usize>,
+    /// The token it said hello with: actions are the seat's only while it holds the seat.
+    token: Option<String>,
     rate: DefaultDirectRateLimiter,
 }
 
@@ -115,6 +117,7 @@ impl Session {
             room,
             client,
             seat: None,
+            token: None,
             rate: governor::RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst)),
         }
     }
@@ -259,19 +262,60 @@ impl Session {
             ClientMessage::Resign => Action::Resign,
             ClientMessage::Draw => Action::Draw,
             ClientMessage::Rematch => Action::Rematch,
+            ClientMessage::Claim { bot } => return self.claim(bot.as_ref()).await,
         };
-        let Some(seat) = self.seat else {
-            return Some(refusal(&ApiError::BadToken(
+        let token = match self.seated() {
+            Ok(token) => token,
+            Err(refused) => return Some(refused),
+        };
+        let acted = self.rooms.act_for(&self.room, &token, &action).await;
+        self.answer(acted)
+    }
+
+    /// The token of a socket seated by its hello, once the address's allowance of actions
+    /// admits one more; else the refusal to send.
+    fn seated(&self) -> Result<String, ServerMessage> {
+        let Some(token) = self.token.clone() else {
+            return Err(refusal(&ApiError::BadToken(
                 "say hello with your seat's token first: spectators cannot play".into(),
             )));
         };
-        if let Err(e) = self.rooms.limits.check(Ask::Act, self.client) {
-            return Some(refusal(&e));
-        }
-        match self.rooms.act(&self.room, seat, &action).await {
-            // The new state reaches every watcher, this socket included.
+        self.rooms
+            .limits
+            .check(Ask::Act, self.client)
+            .map_err(|e| refusal(&e))?;
+        Ok(token)
+    }
+
+    /// `claim`: the game the opponent left, won or (with `bot`) handed to a bot.
+    async fn claim(&mut self, bot: Option<&serde_json::Value>) -> Next {
+        let token = match self.seated() {
+            Ok(token) => token,
+            Err(refused) => return Some(refused),
+        };
+        let bot = match bot.map(mnk_api::play::parse_opponent).transpose() {
+            Ok(bot) => bot,
+            Err(e) => return Some(refusal(&ApiError::from(e))),
+        };
+        let claimed = self.rooms.claim(&self.room, &token, bot.as_ref()).await;
+        self.answer(claimed)
+    }
+
+    /// What to answer an action with: nothing when it was taken (the new state reaches every
+    /// watcher, this socket included), else the refusal. A token that no longer holds its seat
+    /// (handed to a bot while its player was away) leaves the socket a spectator.
+    fn answer(&mut self, done: Result<super::store::Snapshot, ApiError>) -> Next {
+        match done {
             Ok(_) => None,
-            Err(e) => Some(refusal(&e)),
+            Err(e) => {
+                if e.code() == "bad_token" {
+                    if let Some(seat) = self.seat.take() {
+                        self.rooms.socket_seated(&self.room, seat, false);
+                    }
+                    self.token = None;
+                }
+                Some(refusal(&e))
+            }
         }
     }
 
@@ -291,6 +335,7 @@ impl Session {
                     self.seat = Some(seat);
                     self.rooms.socket_seated(&self.room, seat, true);
                 }
+                self.token = Some(token.to_string());
                 ServerMessage::Welcome {
                     seat: Some(seat),
                     colour: Some(colour_of(&snap, seat)),

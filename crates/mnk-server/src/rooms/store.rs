@@ -265,6 +265,8 @@ pub struct GameRow {
     /// The deciding seat's time left after it (with the increment if its turn ended there), in
     /// games with a clock.
     pub decided_clock_ms: Option<i64>,
+    /// When it ended, once it has (the clock of the seat that was to act stops there).
+    pub finished_ms: Option<i64>,
 }
 
 /// One move as stored.
@@ -321,6 +323,13 @@ pub enum Op {
         token_hash: Option<String>,
         /// Or the bot.
         bot: Option<String>,
+    },
+    /// A bot takes over a person's seat (whose token then holds nothing).
+    SeatBot {
+        /// 0 or 1.
+        seat: i64,
+        /// The bot.
+        bot: String,
     },
     /// The current game starts: both seats are taken.
     StartGame {
@@ -407,6 +416,7 @@ type GameTuple = (
     String,
     Option<i64>,
     Option<i64>,
+    Option<i64>,
 );
 /// A tuple as the `moves` query reads it.
 type MoveTuple = (i64, String, i64, Option<i64>);
@@ -416,7 +426,7 @@ const SELECT_ROOM: &str = "SELECT id, rules, clock_initial_ms, clock_increment_m
 const SELECT_SEATS: &str = "SELECT seat, token_hash, bot FROM seats WHERE room = $1 ORDER BY seat";
 const SELECT_GAME: &str =
     "SELECT number, x_seat, started_ms, result, reason, decisions, decided_ms, \
-     decided_clock_ms FROM games \
+     decided_clock_ms, finished_ms FROM games \
      WHERE room = $1 AND number = $2";
 const SELECT_MOVES: &str = "SELECT ply, cell, played_ms, clock_ms FROM moves \
      WHERE room = $1 AND game = $2 ORDER BY ply";
@@ -818,6 +828,11 @@ fn op_sql(op: &Op) -> (&'static str, Vec<Arg>) {
                 Arg::Now,
             ],
         ),
+        Op::SeatBot { seat, bot } => (
+            "UPDATE seats SET token_hash = NULL, bot = $3, taken_ms = $4 \
+             WHERE room = $1 AND seat = $2 AND token_hash IS NOT NULL AND bot IS NULL",
+            vec![Arg::Int(*seat), Arg::Text(Some(bot.clone())), Arg::Now],
+        ),
         Op::StartGame { game } => (
             "UPDATE games SET started_ms = $3 WHERE room = $1 AND number = $2 \
              AND started_ms IS NULL",
@@ -910,8 +925,17 @@ fn snapshot((room, seats, game, moves): Read) -> Result<Snapshot, StoreError> {
             .ok_or_else(|| damaged("a seat other than 0 and 1"))?;
         *slot = SeatRow { token_hash, bot };
     }
-    let (number, x_seat, started_ms, result, reason, decisions, decided_ms, decided_clock_ms) =
-        game.ok_or_else(|| damaged("no row for its current game"))?;
+    let (
+        number,
+        x_seat,
+        started_ms,
+        result,
+        reason,
+        decisions,
+        decided_ms,
+        decided_clock_ms,
+        finished_ms,
+    ) = game.ok_or_else(|| damaged("no row for its current game"))?;
     let game = GameRow {
         number,
         x_seat,
@@ -921,6 +945,7 @@ fn snapshot((room, seats, game, moves): Read) -> Result<Snapshot, StoreError> {
         decisions,
         decided_ms,
         decided_clock_ms,
+        finished_ms,
     };
     let mut move_rows = Vec::with_capacity(moves.len());
     for (index, (ply, cell, played_ms, clock_ms)) in moves.into_iter().enumerate() {

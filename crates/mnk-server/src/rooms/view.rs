@@ -53,6 +53,11 @@ pub struct RoomView {
     /// whose games open freely.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opening: Option<OpeningView>,
+    /// In a room without a clock, how long a player must be away before the opponent may claim
+    /// the game (`claim`); absent with a clock, and where the server does not say (the state
+    /// inside a `stale_ply` refusal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_after_ms: Option<u64>,
 }
 
 /// A swap opening in a room: its kind, the decisions made, and what comes next, as
@@ -98,6 +103,10 @@ pub struct SeatView {
     /// absent where the server does not say (the state inside a `stale_ply` refusal).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub here: Option<bool>,
+    /// How long a person's seat has been away, in milliseconds, as the server answering counts
+    /// it; absent while it is here, for a bot or a free seat, and where `here` is absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away_ms: Option<u64>,
 }
 
 /// How a game ended.
@@ -160,10 +169,14 @@ pub struct GameRecord {
     pub result: ResultView,
     /// The final position's outcome, as `/api/state` answers it (the winning line).
     pub outcome: Json,
+    /// The room's Fischer clock, if it has one.
+    pub clock: Option<ClockView>,
+    /// Each side's time left when the game ended (nothing running), in games with a clock.
+    pub clocks: Option<ClocksView>,
 }
 
 /// The record of a finished game (`game_not_over` while it is played).
-pub fn game_record(snap: &Snapshot) -> Result<GameRecord, ApiError> {
+pub fn game_record(snap: &Snapshot, now: i64) -> Result<GameRecord, ApiError> {
     let game = reading::game(snap)?;
     let result = result_view(snap).ok_or_else(|| {
         ApiError::GameNotOver("this game is still being played: watch it in its room".into())
@@ -175,6 +188,23 @@ pub fn game_record(snap: &Snapshot) -> Result<GameRecord, ApiError> {
         moves: snap.moves.iter().map(|m| m.cell.clone()).collect(),
         result,
         outcome: game_outcome_json(&game.pos),
+        clock: clock_view(snap),
+        clocks: clocks_view(snap, &game, now),
+    })
+}
+
+fn clock_view(snap: &Snapshot) -> Option<ClockView> {
+    snap.room.clock.map(|(initial, increment)| ClockView {
+        initial_ms: initial.max(0) as u64,
+        increment_ms: increment.max(0) as u64,
+    })
+}
+
+fn clocks_view(snap: &Snapshot, game: &reading::Game, now: i64) -> Option<ClocksView> {
+    clocks(snap, game, now).map(|(x_ms, o_ms, running)| ClocksView {
+        x_ms: x_ms.max(0),
+        o_ms: o_ms.max(0),
+        running,
     })
 }
 
@@ -269,6 +299,12 @@ pub enum ClientMessage {
     Draw,
     /// Offer a rematch, or accept the opponent's offer.
     Rematch,
+    /// Claim the game the opponent left: the win, or with `bot` the opponent's seat for it.
+    Claim {
+        /// The bot to seat, as `/api/move` names opponents; none to claim the win.
+        #[serde(default)]
+        bot: Option<Json>,
+    },
     /// Keep-alive: answered with `pong`.
     Ping,
 }
@@ -292,16 +328,14 @@ pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
         taken: snap.seats[seat].is_taken(),
         bot: snap.seats[seat].bot.clone(),
         here: None,
+        away_ms: None,
     });
     Ok(RoomView {
         room: snap.room.id.clone(),
         version: snap.room.version,
         status,
         rules: game.rules,
-        clock: snap.room.clock.map(|(initial, increment)| ClockView {
-            initial_ms: initial.max(0) as u64,
-            increment_ms: increment.max(0) as u64,
-        }),
+        clock: clock_view(snap),
         game: snap.game.number,
         seats,
         moves: snap.moves.iter().map(|m| m.cell.clone()).collect(),
@@ -318,13 +352,10 @@ pub fn state_view(snap: &Snapshot, now: i64) -> Result<RoomView, ApiError> {
             }
         }),
         result: result_view(snap),
-        clocks: clocks(snap, &game, now).map(|(x_ms, o_ms, running)| ClocksView {
-            x_ms: x_ms.max(0),
-            o_ms: o_ms.max(0),
-            running,
-        }),
+        clocks: clocks_view(snap, &game, now),
         offer: offer_view(snap),
         opening: opening_view(snap, &game)?,
+        claim_after_ms: None,
     })
 }
 
