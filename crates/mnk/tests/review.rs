@@ -86,14 +86,7 @@ fn a_review_repeated_gives_the_same_marks() {
 fn calibrate_fits_a_scale_and_tables_its_cross_validated_predictions() {
     let dir = scratch("fit");
     let games = record(&dir, "gomoku15", "8");
-    let out = mnk(&[
-        "calibrate",
-        path(&games),
-        "--nodes",
-        "2000",
-        "--folds",
-        "2",
-    ]);
+    let out = mnk(&["calibrate", path(&games), "--nodes", "2000", "--folds", "2"]);
     let said = text(&out.stdout);
     assert!(out.status.success(), "{}{}", said, text(&out.stderr));
     let k: f64 = said
