@@ -110,7 +110,7 @@ for (const vp of VIEWPORTS) {
       const marks = await reviewed(page);
       assert.equal(marks.length, 7);
       assert.ok(marks.every(Boolean));
-      const counted = await page.$$eval('#review-summary td', (tds) => tds.reduce((n, td) => n + Number(td.textContent), 0));
+      const counted = await page.$$eval('#review-summary td[data-mark]', (tds) => tds.reduce((n, td) => n + Number(td.textContent), 0));
       assert.equal(counted, 7);
       // O's a1 ignores X's open three at ply 6: the engine calls it at least a mistake.
       assert.ok(['mistake', 'blunder'].includes(marks[5]), marks.join(' '));
