@@ -11,6 +11,7 @@ pub mod bench;
 mod bot;
 pub mod bots;
 pub mod count;
+pub mod explain;
 pub mod geometry;
 pub mod level;
 mod limits;
