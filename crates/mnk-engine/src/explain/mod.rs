@@ -10,16 +10,18 @@
 //! return anyway; their explanations are those values, with the perfect player's line of best
 //! play and the values of the other moves asked of the same solver after the choice is made.
 //!
-//! A trace is bounded: an alpha-beta search records at most [`TRACE_NODES`] nodes and lists at
-//! most [`TRACE_WINDOWS`] k-windows of its leaves. Past either bound it goes on counting (nodes,
+//! A trace is bounded: an alpha-beta search records at most [`TRACE_NODES`] nodes (and then still
+//! each of the root's moves, so that the choice can be read off the tree) and lists at most
+//! [`TRACE_WINDOWS`] k-windows of its leaves. Past either bound it goes on counting (nodes,
 //! cut-offs, the branches they saved) and says that its tree was cut short.
 
+pub mod alphabeta;
 pub mod rules;
 
 use crate::bot::Choice;
 
-/// The most nodes an alpha-beta trace records (the root included); the search goes on past it,
-/// counted but not recorded.
+/// The most nodes an alpha-beta trace records (the root included) before it records only the
+/// root's moves; the search goes on past it, counted but not recorded.
 pub const TRACE_NODES: u64 = 20_000;
 /// The most k-windows of leaves an alpha-beta trace lists one by one; later leaves give only
 /// their sums by kind of window.
@@ -39,4 +41,6 @@ pub struct Explained {
 pub enum Explanation {
     /// The rule player: which rule fired, on the original's spiral-numbered squares.
     Rules(rules::RuleDecision),
+    /// The line counter: its alpha-beta tree.
+    AlphaBeta(alphabeta::AlphaBetaTrace),
 }
