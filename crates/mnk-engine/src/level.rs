@@ -7,14 +7,15 @@
 //! 4. – 6. the strongest search available, with more time or depth per level. On boards the exact
 //!    solver finishes quickly, level 6 is the perfect player.
 
-use mnk_core::{Position, Rules};
+use mnk_core::{Cell, Position, Rules};
 
 use crate::bot::{Bot, BotError, Choice};
 use crate::bots::{LineCountBot, PerfectBot, DEFAULT_DEPTH};
+use crate::explain::{Explained, Explanation};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::EngineConfig;
-use crate::weights::{weigh, WeightsBot};
+use crate::weights::{explanation, weigh, WeightsBot};
 
 /// The engine's pattern tables start at k = 3; shorter lines are decided within a few plies, which
 /// the line-count search sees.
@@ -177,15 +178,22 @@ impl Blunderer {
     }
 }
 
-impl Bot for Blunderer {
-    fn id(&self) -> &'static str {
-        "level1"
-    }
+/// What the beginner does this move: play as the weights bot, or make a mistake.
+enum Turn {
+    /// Plays as the weights bot of this seed.
+    Weighs(WeightsBot),
+    /// Plays `cell`, one of `top`, the heaviest cells of `weights`.
+    Mistake {
+        weights: Vec<(Cell, f64)>,
+        top: Vec<Cell>,
+        cell: Cell,
+    },
+}
 
-    /// Stopped by the limits, chooses among the cells weighed so far.
-    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+impl Blunderer {
+    fn turn(&mut self, pos: &Position, limits: &Limits) -> Result<Turn, BotError> {
         if self.rng.unit() >= MISTAKE_RATE {
-            return WeightsBot::new(self.rng.next_u64()).choose(pos, limits);
+            return Ok(Turn::Weighs(WeightsBot::new(self.rng.next_u64())));
         }
         let (weights, _complete) = weigh(pos, limits);
         let top: Vec<_> = weights
@@ -194,6 +202,30 @@ impl Bot for Blunderer {
             .map(|(c, _)| *c)
             .collect();
         let cell = self.rng.pick(&top).ok_or(BotError::GameOver)?;
-        Ok(Choice::just(cell))
+        Ok(Turn::Mistake { weights, top, cell })
+    }
+}
+
+impl Bot for Blunderer {
+    fn id(&self) -> &'static str {
+        "level1"
+    }
+
+    /// Stopped by the limits, chooses among the cells weighed so far.
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        match self.turn(pos, limits)? {
+            Turn::Weighs(mut bot) => bot.choose(pos, limits),
+            Turn::Mistake { cell, .. } => Ok(Choice::just(cell)),
+        }
+    }
+
+    fn explain(&mut self, pos: &Position, limits: &Limits) -> Result<Explained, BotError> {
+        match self.turn(pos, limits)? {
+            Turn::Weighs(mut bot) => bot.explain(pos, limits),
+            Turn::Mistake { weights, top, cell } => Ok(Explained {
+                choice: Choice::just(cell),
+                explanation: Explanation::Weights(explanation(pos, &weights, top, cell, true)),
+            }),
+        }
     }
 }

@@ -2,10 +2,13 @@
 //! answers the very choice `choose` makes (move, value, depth, node count), and what it records
 //! adds up to that choice.
 
+use mnk_core::Cell;
 use mnk_core::{Position, Rules, DIRECTIONS};
 use mnk_engine::explain::alphabeta::{AlphaBetaTrace, Exit, Score, TraceNode};
+use mnk_engine::explain::weights::{Bonus, CellWeights, WeightsExplanation};
 use mnk_engine::explain::{Explained, Explanation, TRACE_NODES, TRACE_WINDOWS};
 use mnk_engine::roster::{create, BotSpec};
+use mnk_engine::weights::{attack_weights, cell_breakdown};
 use mnk_engine::{Limits, Rng, Value};
 
 /// Random unfinished positions of `rules`, from the empty board to `max_plies` stones.
@@ -295,4 +298,111 @@ fn a_win_on_the_spot_is_a_win_in_one() {
     assert_eq!(win.value, Score::Win(1));
     // Searched after the first root move, within the window that move left.
     assert_eq!(root.children[0].alpha, Score::MinusInfinity);
+}
+
+/// `a` and `b` equal but for the rounding of a different order of additions.
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(1.0)
+}
+
+/// A cell's breakdown adds up to its weight: attacks to lines, lines and bonus to sides, sides
+/// to the cell.
+fn check_breakdown(cell: &CellWeights) {
+    let mut total = 0.0;
+    for side in &cell.sides {
+        assert_eq!(side.lines.len(), 4);
+        let mut breakpoints = 0;
+        let mut sum = side.bonus.map_or(0.0, |b| b.1);
+        for line in &side.lines {
+            breakpoints += u32::from(line.breakpoint);
+            assert_eq!(
+                line.double_breakpoint.is_some(),
+                line.breakpoint && breakpoints == 2
+            );
+            let attacks: f64 = line.attacks.iter().map(|a| a.weight).sum();
+            assert!(close(
+                line.weight,
+                line.double_breakpoint.unwrap_or(attacks)
+            ));
+            sum += line.weight;
+        }
+        assert!(close(side.weight, sum), "{side:?}");
+        total += side.weight;
+    }
+    assert!(close(cell.weight, total));
+}
+
+fn weights_explanation(e: Explained) -> WeightsExplanation {
+    match e.explanation {
+        Explanation::Weights(w) => w,
+        other => panic!("not a weights explanation: {other:?}"),
+    }
+}
+
+#[test]
+fn the_weights_bot_explains_the_cell_it_plays() {
+    let mut mistakes = 0;
+    for (rules, count, plies) in [("3x3x3", 40, 6), ("4x4x3", 30, 10), ("15x15x5", 20, 30)] {
+        for (i, pos) in positions(rules, count, plies, 6).iter().enumerate() {
+            let map = attack_weights(pos);
+            for spec in ["weights", "level1", "level2"] {
+                let e = explained(spec, pos, i as u64, &Limits::none());
+                let cell = e.choice.cell;
+                let w = weights_explanation(e);
+                assert_eq!(w.weighed, map.len());
+                assert!(w.choices.contains(&cell));
+                mistakes += usize::from(w.mistake);
+                assert!(w.cells.iter().any(|c| c.cell == cell));
+                for (shown, (heaviest, _)) in w.cells.iter().zip(&map) {
+                    if !w.mistake || shown.cell != cell {
+                        assert_eq!(shown.cell, *heaviest);
+                    }
+                }
+                for shown in &w.cells {
+                    let weight = map.iter().find(|(c, _)| *c == shown.cell).unwrap().1;
+                    assert_eq!(shown.weight, weight);
+                    check_breakdown(shown);
+                }
+            }
+        }
+    }
+    assert!(mistakes > 0, "level 1 made no mistake to explain");
+}
+
+#[test]
+fn a_second_breakpoint_adds_its_bonus_instead_of_its_attacks() {
+    // X's two open twos meet at 0,0: an open three each way.
+    let moves: Vec<Cell> = [
+        "1,0", "10,10", "2,0", "10,12", "0,1", "12,10", "0,2", "12,12",
+    ]
+    .map(|c| c.parse().unwrap())
+    .to_vec();
+    let pos = Position::from_moves("infx5".parse().unwrap(), &moves).unwrap();
+    let cell = cell_breakdown(&pos, Cell::new(0, 0));
+    check_breakdown(&cell);
+    let x = &cell.sides[0];
+    let breakpoints: Vec<_> = x.lines.iter().filter(|l| l.breakpoint).collect();
+    assert_eq!(breakpoints.len(), 2);
+    assert_eq!(breakpoints[0].direction, (1, 0));
+    assert_eq!(breakpoints[0].double_breakpoint, None);
+    let three = breakpoints[0].attacks[0];
+    assert_eq!((three.power, three.potential, three.divider), (3, 2, 1));
+    assert_eq!(breakpoints[1].direction, (0, 1));
+    assert_eq!(breakpoints[1].double_breakpoint, Some(100.0));
+    assert_eq!(breakpoints[1].weight, 100.0);
+    assert_eq!(x.bonus, None);
+    assert!(cell.sides[1].bonus.is_none());
+}
+
+#[test]
+fn completing_and_blocking_lines_show_their_bonuses() {
+    // X to move: a1 completes X's column, c1 is where O would complete theirs.
+    let pos = Position::from_diagram("3x3x3".parse().unwrap(), "X . O\nX . O\n. . .").unwrap();
+    let win = cell_breakdown(&pos, "a1".parse().unwrap());
+    assert_eq!(win.sides[0].bonus, Some((Bonus::OwnLine, 10_000.0)));
+    let block = cell_breakdown(&pos, "c1".parse().unwrap());
+    assert_eq!(block.sides[1].bonus, Some((Bonus::Block, 1_000.0)));
+    for cell in [win, block] {
+        check_breakdown(&cell);
+    }
 }

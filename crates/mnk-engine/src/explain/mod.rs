@@ -17,6 +17,7 @@
 
 pub mod alphabeta;
 pub mod rules;
+pub mod weights;
 
 use crate::bot::Choice;
 
@@ -43,4 +44,6 @@ pub enum Explanation {
     Rules(rules::RuleDecision),
     /// The line counter: its alpha-beta tree.
     AlphaBeta(alphabeta::AlphaBetaTrace),
+    /// The attack-weight bot (and level 1's mistakes): how the best cells' weights add up.
+    Weights(weights::WeightsExplanation),
 }
