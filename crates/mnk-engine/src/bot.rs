@@ -114,15 +114,19 @@ pub trait Bot: Send {
     /// explain their moves refuse with [`BotError::NotExplained`].
     fn explain(&mut self, pos: &Position, limits: &Limits) -> Result<Explained, BotError> {
         let _ = (pos, limits);
-        Err(BotError::NotExplained(not_explained(self.id())))
+        Err(BotError::NotExplained(not_explained(&format!(
+            "the {} bot",
+            self.id()
+        ))))
     }
 }
 
-/// The refusal of a bot that does not explain its moves.
+/// The refusal of a bot (`who`) that does not explain its moves.
 #[must_use]
-pub(crate) fn not_explained(id: &str) -> String {
+pub(crate) fn not_explained(who: &str) -> String {
     format!(
-        "the {id} bot does not explain its moves yet: the rule player, the line counter \
-         (alphabeta), the attack weights, the perfect player and levels 1 to 3 do"
+        "{who} does not explain its moves yet: the rule player, the line counter (alphabeta), \
+         the attack weights, the perfect player and levels 1 to 3 do (and level 6 where it \
+         plays perfectly)"
     )
 }

@@ -105,18 +105,33 @@ impl Level {
     /// only by time (level 6 on boards too large to solve), built as `engine` says.
     #[must_use]
     pub fn bot_with(self, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
-        let small = rules.cell_count().is_some_and(|n| n <= PERFECT_UP_TO_CELLS)
-            && crate::solver::solvable(rules);
         match self.0 {
             1 => Box::new(Blunderer::new(seed)),
             2 => Box::new(WeightsBot::new(seed)),
             3 => {
                 Box::new(LineCountBot::new(DEFAULT_DEPTH, seed).with_root_moves(LEVEL_3_ROOT_MOVES))
             }
-            6 if small => Box::new(PerfectBot::new(seed)),
+            6 if solved_by_top_level(rules) => Box::new(PerfectBot::new(seed)),
             n => strong_bot(n, rules, seed, engine),
         }
     }
+
+    /// Whether this level plays the search engine under `rules` (which, unlike the other bots,
+    /// does not explain its moves yet): levels 4 to 6 where the solver does not play and lines
+    /// are long enough for the engine's patterns.
+    #[must_use]
+    pub fn plays_engine(self, rules: &Rules) -> bool {
+        match self.0 {
+            1..=3 => false,
+            6 if solved_by_top_level(rules) => false,
+            _ => engine_plays(rules),
+        }
+    }
+}
+
+/// Whether the top level plays perfectly under `rules`: boards the solver finishes quickly.
+fn solved_by_top_level(rules: &Rules) -> bool {
+    rules.cell_count().is_some_and(|n| n <= PERFECT_UP_TO_CELLS) && crate::solver::solvable(rules)
 }
 
 // ---- Levels 4 to 6 on boards too large to solve: the engine's place. ----
@@ -133,7 +148,7 @@ const LEVEL5_CAPS: (u32, u64) = (6, 40_000);
 /// hash table, and take only `engine`'s weight table).
 fn strong_bot(level: u8, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
     use crate::search::EngineBot;
-    if rules.k() < MIN_ENGINE_K {
+    if !engine_plays(rules) {
         return Box::new(LineCountBot::new(u32::from(level), seed));
     }
     match level {
@@ -147,6 +162,12 @@ fn strong_bot(level: u8, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<
         ),
         _ => Box::new(EngineBot::with_config(engine)),
     }
+}
+
+/// Whether the strong levels and the `engine` bot are the search engine under `rules` (else
+/// the line counter, searching as many plies as the level's number).
+pub(crate) fn engine_plays(rules: &Rules) -> bool {
+    rules.k() >= MIN_ENGINE_K
 }
 
 /// The `engine` bot: the strongest search for these rules, built as `engine` says.

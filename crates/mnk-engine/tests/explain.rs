@@ -5,6 +5,7 @@
 use mnk_core::Cell;
 use mnk_core::{Position, Rules, DIRECTIONS};
 use mnk_engine::explain::alphabeta::{AlphaBetaTrace, Exit, Score, TraceNode};
+use mnk_engine::explain::perfect::{PerfectLine, Reason};
 use mnk_engine::explain::weights::{Bonus, CellWeights, WeightsExplanation};
 use mnk_engine::explain::{Explained, Explanation, TRACE_NODES, TRACE_WINDOWS};
 use mnk_engine::roster::{create, BotSpec};
@@ -404,5 +405,114 @@ fn completing_and_blocking_lines_show_their_bonuses() {
     assert_eq!(block.sides[1].bonus, Some((Bonus::Block, 1_000.0)));
     for cell in [win, block] {
         check_breakdown(&cell);
+    }
+}
+
+fn perfect_line(e: Explained) -> PerfectLine {
+    match e.explanation {
+        Explanation::Perfect(line) => line,
+        other => panic!("not a perfect player's explanation: {other:?}"),
+    }
+}
+
+#[test]
+fn the_perfect_player_explains_its_values_and_the_line_of_best_play() {
+    let mut reasons = Vec::new();
+    for (rules, count, plies) in [("3x3x3", 60, 7), ("4x4x3", 30, 9), ("4x4x4", 10, 8)] {
+        for (i, pos) in positions(rules, count, plies, 7).iter().enumerate() {
+            for spec in ["perfect", "level6"] {
+                let e = explained(spec, pos, i as u64, &Limits::none());
+                let choice = e.choice.clone();
+                let line = perfect_line(e);
+                assert_eq!(Some(line.value), choice.value);
+                assert!(line.best.contains(&choice.cell));
+                let moves = line.moves.clone().unwrap();
+                assert_eq!(moves.len(), pos.legal_moves().len());
+                assert_eq!(moves[0].1, line.value);
+                let mut best: Vec<Cell> = moves
+                    .iter()
+                    .filter(|(_, v)| *v == line.value)
+                    .map(|(c, _)| *c)
+                    .collect();
+                best.sort_by_key(|c| (c.y, c.x));
+                assert_eq!(best, line.best);
+                assert!(moves.windows(2).all(|m| m[0].1 >= m[1].1));
+                check_path(pos, &line, choice.cell);
+                reasons.push(line.reason());
+            }
+        }
+    }
+    for reason in [Reason::FastestWin, Reason::Draw, Reason::SlowestLoss] {
+        assert!(reasons.contains(&reason), "no {reason:?}");
+    }
+}
+
+/// The path starts with the chosen move, each value is the one before it seen from the other
+/// side, and played out it ends as its first value says.
+fn check_path(pos: &Position, line: &PerfectLine, chosen: Cell) {
+    assert!(line.path_complete);
+    assert_eq!(line.path[0].cell, chosen);
+    assert_eq!(line.path[0].value, line.value);
+    assert!(line
+        .path
+        .windows(2)
+        .all(|s| s[1].value.parent() == s[0].value));
+    let mut end = pos.clone();
+    for step in &line.path {
+        assert_eq!(end.to_move(), step.player);
+        end.play(step.cell);
+    }
+    let plies = line.path.len() as u32;
+    match line.value {
+        Value::Win(n) => assert_eq!((n, end.outcome().winner()), (plies, Some(pos.to_move()))),
+        Value::Loss(n) => assert_eq!(
+            (n, end.outcome().winner()),
+            (plies, Some(pos.to_move().opponent()))
+        ),
+        _ => assert!(end.outcome().winner().is_none() && (end.is_over() || end.no_line_left())),
+    }
+}
+
+#[test]
+fn the_engine_does_not_explain_yet() {
+    let pos = Position::new("15x15x5".parse().unwrap());
+    for spec in ["engine", "level4", "level5", "level6"] {
+        let spec: BotSpec = spec.parse().unwrap();
+        let refused = create(&spec, pos.rules(), 1)
+            .unwrap()
+            .explain(&pos, &Limits::nodes(100))
+            .unwrap_err();
+        assert!(
+            matches!(refused, mnk_engine::BotError::NotExplained(_)),
+            "{spec}: {refused}"
+        );
+    }
+}
+
+#[test]
+fn the_roster_knows_who_explains_without_building_them() {
+    let pos_of = |rules: &str| Position::new(rules.parse().unwrap());
+    let specs = mnk_engine::roster::BOTS
+        .iter()
+        .map(|b| b.id.to_string())
+        .chain((1..=6).map(|n| format!("level{n}")));
+    for spec in specs {
+        let spec: BotSpec = spec.parse().unwrap();
+        for rules in [
+            "3x3x3", "4x4x3", "5x5x5", "6x6x4", "15x15x5", "infx5", "7x7x2", "1x12x2",
+        ] {
+            let pos = pos_of(rules);
+            let Ok(mut bot) = create(&spec, pos.rules(), 1) else {
+                assert!(mnk_engine::roster::check_explained(&spec, pos.rules()).is_err());
+                continue;
+            };
+            let checked = mnk_engine::roster::check_explained(&spec, pos.rules());
+            // A few nodes: the perfect player may run out of them, which is no refusal.
+            let refused = matches!(
+                bot.explain(&pos, &Limits::nodes(200)),
+                Err(mnk_engine::BotError::NotExplained(_))
+            );
+            assert_eq!(checked.is_err(), refused, "{spec} on {rules}: {checked:?}");
+        }
     }
 }

@@ -16,6 +16,7 @@
 //! cut-offs, the branches they saved) and says that its tree was cut short.
 
 pub mod alphabeta;
+pub mod perfect;
 pub mod rules;
 pub mod weights;
 
@@ -44,6 +45,8 @@ pub enum Explanation {
     Rules(rules::RuleDecision),
     /// The line counter: its alpha-beta tree.
     AlphaBeta(alphabeta::AlphaBetaTrace),
+    /// The perfect player: the values, and the line of best play after its move.
+    Perfect(perfect::PerfectLine),
     /// The attack-weight bot (and level 1's mistakes): how the best cells' weights add up.
     Weights(weights::WeightsExplanation),
 }
