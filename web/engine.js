@@ -15,7 +15,7 @@
 import { settings } from './settings.js';
 
 /** The requests the device answers; everything else (rooms, health) goes to the server. */
-const LOCAL = new Set(['state', 'move', 'hint', 'opening', 'weights', 'solve', 'tree', 'import', 'export', 'presets', 'bots', 'analyse']);
+const LOCAL = new Set(['state', 'move', 'hint', 'explain', 'opening', 'weights', 'solve', 'tree', 'import', 'export', 'presets', 'bots', 'analyse']);
 
 const MODULE_URL = 'engine/mnk.wasm';
 const BOOKS_URL = 'engine/books.json';
