@@ -189,16 +189,6 @@ const MISTAKE_RATE: f64 = 0.4;
 /// How many of the top cells a mistake chooses from.
 const MISTAKE_CHOICES: usize = 6;
 
-impl Blunderer {
-    /// A beginner whose mistakes follow `seed`.
-    #[must_use]
-    pub fn new(seed: u64) -> Blunderer {
-        Blunderer {
-            rng: Rng::seeded(seed),
-        }
-    }
-}
-
 /// What the beginner does this move: play as the weights bot, or make a mistake.
 enum Turn {
     /// Plays as the weights bot of this seed.
@@ -212,6 +202,15 @@ enum Turn {
 }
 
 impl Blunderer {
+    /// A beginner whose mistakes follow `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Blunderer {
+        Blunderer {
+            rng: Rng::seeded(seed),
+        }
+    }
+
+    /// This move's turn: as the weights bot, or a mistake among the heaviest cells.
     fn turn(&mut self, pos: &Position, limits: &Limits) -> Result<Turn, BotError> {
         if self.rng.unit() >= MISTAKE_RATE {
             return Ok(Turn::Weighs(WeightsBot::new(self.rng.next_u64())));

@@ -68,9 +68,7 @@ impl PerfectBot {
         };
         Ok((best, choice))
     }
-}
 
-impl PerfectBot {
     /// The best moves, and the choice among them as [`Bot::choose`] makes it.
     fn decide(&mut self, pos: &Position, limits: &Limits) -> Result<(Vec<Cell>, Choice), BotError> {
         let (best, choice) = self.best_moves(pos, limits)?;

@@ -3,7 +3,7 @@
 //!
 //! An explanation is never a second copy of a bot's algorithm. Each bot records while it thinks,
 //! through a recorder handed to the very code it plays with: the line counter's alpha-beta takes
-//! an `alphabeta::Recorder`, the attack weights a `weights::WeightRecorder`. They are generic
+//! an [`alphabeta::Recorder`], the attack weights a [`weights::WeightRecorder`]. They are generic
 //! parameters, and the ordinary path passes a no-op recorder whose empty methods the compiler
 //! removes, so a search nobody watches costs what it did before recorders existed. The rule
 //! player's decision and the perfect player's solver answers are small values that the bots
