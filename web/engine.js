@@ -19,7 +19,7 @@
 import { settings } from './settings.js';
 
 /** The requests the device answers; everything else (rooms, health) goes to the server. */
-const LOCAL = new Set(['state', 'move', 'hint', 'opening', 'weights', 'solve', 'tree', 'review', 'import', 'export', 'presets', 'bots', 'analyse']);
+const LOCAL = new Set(['state', 'move', 'hint', 'explain', 'opening', 'weights', 'solve', 'tree', 'review', 'import', 'export', 'presets', 'bots', 'analyse']);
 /** The requests the second worker answers. */
 const BACKGROUND = new Set(['review']);
 

@@ -56,6 +56,8 @@ pub enum ApiError {
     UnknownBot(String),
     /// The bot does not play these rules.
     Unsupported(String),
+    /// The bot does not explain its moves (`explain`: the engine's levels, for now).
+    NotExplained(String),
     /// The computer could not finish within the time limit (the solver, the perfect player).
     OutOfTime(String),
     /// No such endpoint.
@@ -81,6 +83,7 @@ impl ApiError {
             ApiError::TooLarge(_) => "too_large",
             ApiError::UnknownBot(_) => "unknown_bot",
             ApiError::Unsupported(_) => "unsupported",
+            ApiError::NotExplained(_) => "not_explained",
             ApiError::OutOfTime(_) => "out_of_time",
             ApiError::NotFound(_) => "not_found",
             ApiError::Internal(_) => "internal",
@@ -103,6 +106,7 @@ impl ApiError {
             | ApiError::BadOpening(_)
             | ApiError::TooLarge(_)
             | ApiError::Unsupported(_)
+            | ApiError::NotExplained(_)
             | ApiError::OutOfTime(_) => 422,
             ApiError::Internal(_) => 500,
         }
@@ -131,6 +135,7 @@ impl ApiError {
             | ApiError::TooLarge(m)
             | ApiError::UnknownBot(m)
             | ApiError::Unsupported(m)
+            | ApiError::NotExplained(m)
             | ApiError::OutOfTime(m)
             | ApiError::NotFound(m)
             | ApiError::Internal(m) => m,
@@ -204,6 +209,7 @@ impl From<BotError> for ApiError {
             BotError::Unsupported(_) => ApiError::Unsupported(error.to_string()),
             BotError::UnknownBot(_) => ApiError::UnknownBot(error.to_string()),
             BotError::OutOfTime { .. } => ApiError::OutOfTime(error.to_string()),
+            BotError::NotExplained(_) => ApiError::NotExplained(error.to_string()),
         }
     }
 }

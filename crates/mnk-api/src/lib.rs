@@ -1,11 +1,12 @@
 //! # mnk-api — what the page's engine requests compute, with no HTTP
 //!
 //! Every engine request of the page (`docs/api.md`) is answered here: the state of a game, the
-//! computer's move, a hint, the computer's part of a swap opening, the heat map, exact values,
-//! the game-tree explorer, the analysis board's iterations, import and export, the lists of
-//! presets and bots. Two places answer them from this same code: `mnk-server` (axum around
-//! it, in its engine pool) and `mnk-wasm` (compiled to WebAssembly, in the page's Web Worker), so
-//! the page gets the same JSON, the same refusals and the same moves from either.
+//! computer's move, a hint, the computer's move explained, the computer's part of a swap
+//! opening, the heat map, exact values, the game-tree explorer, the analysis board's
+//! iterations, import and export, the lists of presets and bots. Two places answer them from
+//! this same code: `mnk-server` (axum around it, in its engine pool) and `mnk-wasm` (compiled to
+//! WebAssembly, in the page's Web Worker), so the page gets the same JSON, the same refusals and
+//! the same moves from either.
 //!
 //! A request is answered in two steps, because thinking must happen where the caller can bound
 //! it: the *checks* (rules, moves, opponent) run at once and refuse bad input with an
@@ -17,6 +18,7 @@ pub mod analysis;
 pub mod books;
 pub mod error;
 pub mod exact;
+pub mod explain;
 pub mod game;
 pub mod import;
 pub mod opening;
@@ -126,7 +128,7 @@ impl Context {
 /// A checked request that is left to think: run it in an engine slot within its budget.
 #[derive(Debug)]
 pub enum Job {
-    /// The computer's move or a hint ([`play`]).
+    /// The computer's move, a hint, or the move explained ([`play`]).
     Think(play::ThinkJob),
     /// The computer's part of a swap opening ([`opening`]).
     Opening(opening::OpeningJob),

@@ -1,6 +1,6 @@
-//! The computer's move, a hint and the heat map (`move`, `hint`, `weights`), and the list of
-//! bots and levels (`bots`). Each request is checked into a job with [`think`] or [`weights`];
-//! the job runs the bot or the attack-weight scan within its budget.
+//! The computer's move, a hint, the move explained and the heat map (`move`, `hint`, `explain`,
+//! `weights`), and the list of bots and levels (`bots`). Each request is checked into a job with
+//! [`think`] or [`weights`]; the job runs the bot or the attack-weight scan within its budget.
 
 use std::time::Duration;
 
@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
 use crate::error::ApiError;
+use crate::explain;
 use crate::game::{self, cell_json, cell_names, state_json, GameRequest};
 use crate::{Checked, Context, Job, Settings};
 
@@ -99,6 +100,8 @@ pub enum Ask {
     Move,
     /// `hint`: the move the computer suggests, not played (the top level unless named).
     Hint,
+    /// `explain`: the move the computer would play, not played, with why it chose it.
+    Explain,
 }
 
 /// A move or hint, checked: the position, the bot, its seed and its time.
@@ -125,7 +128,7 @@ pub fn think(
     let spec = match (&request.opponent, ask) {
         (Some(opponent), _) => parse_opponent(opponent)?,
         (None, Ask::Hint) => BotSpec::Level(Level::top()),
-        (None, Ask::Move) => {
+        (None, Ask::Move | Ask::Explain) => {
             return Err(ApiError::BadJson(
                 "say who plays: \"opponent\": {\"level\": 1..6} or {\"bot\": \"perfect\"}".into(),
             ))
@@ -133,6 +136,10 @@ pub fn think(
     };
     if game::finished(&pos) {
         return Err(ApiError::game_over());
+    }
+    if ask == Ask::Explain {
+        // Refused before it takes an engine slot: the engine does not explain its moves yet.
+        roster::check_explained(&spec, pos.rules())?;
     }
     let seed = request
         .seed
@@ -154,7 +161,12 @@ impl ThinkJob {
         let limits = context.limits(self.budget);
         // Built here, in the caller's slot: some bots allocate their tables.
         let mut bot = roster::create_with(&self.spec, self.pos.rules(), self.seed, self.engine)?;
-        let choice = bot.choose(&self.pos, &limits)?;
+        let (choice, explanation) = if self.ask == Ask::Explain {
+            let explained = bot.explain(&self.pos, &limits)?;
+            (explained.choice, Some(explained.explanation))
+        } else {
+            (bot.choose(&self.pos, &limits)?, None)
+        };
         // mnk-core is the referee of the computer's moves too: an illegal one is our bug,
         // reported as such, never passed on to the client.
         self.pos.check_move(choice.cell).map_err(|e| {
@@ -162,6 +174,9 @@ impl ThinkJob {
         })?;
         let time_ms = context.now_ms().saturating_sub(start);
         let mut answer = choice_json(self.pos.rules(), &choice, time_ms);
+        if let Some(explanation) = explanation {
+            answer["explanation"] = explain::explanation_json(&self.pos, &explanation);
+        }
         if self.ask == Ask::Move {
             let mut after = self.pos;
             after.play(choice.cell);

@@ -74,6 +74,12 @@ fn answer(
             read(body)?,
             fresh_seed,
         )?)),
+        ("explain", Some(body)) => Checked::Job(Box::new(play::think(
+            settings,
+            Ask::Explain,
+            read(body)?,
+            fresh_seed,
+        )?)),
         ("opening", Some(body)) => Checked::Job(Box::new(opening::computer_opening(
             settings,
             read(body)?,

@@ -4,6 +4,7 @@ use std::fmt;
 
 use mnk_core::{Cell, Position};
 
+use crate::explain::Explained;
 use crate::limits::Limits;
 use crate::value::Value;
 
@@ -66,6 +67,8 @@ pub enum BotError {
         /// Nodes searched before stopping.
         nodes: u64,
     },
+    /// This bot does not explain its moves (the message says which bots do).
+    NotExplained(String),
 }
 
 impl fmt::Display for BotError {
@@ -77,7 +80,9 @@ impl fmt::Display for BotError {
                 f,
                 "the time ran out before the move was proven ({nodes} nodes): allow more time"
             ),
-            BotError::UnknownBot(message) => write!(f, "{message}"),
+            BotError::UnknownBot(message) | BotError::NotExplained(message) => {
+                write!(f, "{message}")
+            }
         }
     }
 }
@@ -103,4 +108,25 @@ pub trait Bot: Send {
         let _ = info;
         self.choose(pos, limits)
     }
+
+    /// Like [`Bot::choose`], with why: the same choice (the same move, value and node count for
+    /// the same seed and limits), recorded by the same code as it was made. Bots that do not
+    /// explain their moves refuse with [`BotError::NotExplained`].
+    fn explain(&mut self, pos: &Position, limits: &Limits) -> Result<Explained, BotError> {
+        let _ = (pos, limits);
+        Err(BotError::NotExplained(not_explained(&format!(
+            "the {} bot",
+            self.id()
+        ))))
+    }
+}
+
+/// The refusal of a bot (`who`) that does not explain its moves.
+#[must_use]
+pub(crate) fn not_explained(who: &str) -> String {
+    format!(
+        "{who} does not explain its moves yet: the rule player, the line counter (alphabeta), \
+         the attack weights, the perfect player and levels 1 to 3 do (and level 6 where it \
+         plays perfectly)"
+    )
 }

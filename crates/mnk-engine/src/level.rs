@@ -7,14 +7,15 @@
 //! 4. – 6. the strongest search available, with more time or depth per level. On boards the exact
 //!    solver finishes quickly, level 6 is the perfect player.
 
-use mnk_core::{Position, Rules};
+use mnk_core::{Cell, Position, Rules};
 
 use crate::bot::{Bot, BotError, Choice};
 use crate::bots::{LineCountBot, PerfectBot, DEFAULT_DEPTH};
+use crate::explain::{Explained, Explanation};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::EngineConfig;
-use crate::weights::{weigh, WeightsBot};
+use crate::weights::{explanation, weigh, WeightsBot};
 
 /// The engine's pattern tables start at k = 3; shorter lines are decided within a few plies, which
 /// the line-count search sees.
@@ -104,18 +105,33 @@ impl Level {
     /// only by time (level 6 on boards too large to solve), built as `engine` says.
     #[must_use]
     pub fn bot_with(self, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
-        let small = rules.cell_count().is_some_and(|n| n <= PERFECT_UP_TO_CELLS)
-            && crate::solver::solvable(rules);
         match self.0 {
             1 => Box::new(Blunderer::new(seed)),
             2 => Box::new(WeightsBot::new(seed)),
             3 => {
                 Box::new(LineCountBot::new(DEFAULT_DEPTH, seed).with_root_moves(LEVEL_3_ROOT_MOVES))
             }
-            6 if small => Box::new(PerfectBot::new(seed)),
+            6 if solved_by_top_level(rules) => Box::new(PerfectBot::new(seed)),
             n => strong_bot(n, rules, seed, engine),
         }
     }
+
+    /// Whether this level plays the search engine under `rules` (which, unlike the other bots,
+    /// does not explain its moves yet): levels 4 to 6 where the solver does not play and lines
+    /// are long enough for the engine's patterns.
+    #[must_use]
+    pub fn plays_engine(self, rules: &Rules) -> bool {
+        match self.0 {
+            1..=3 => false,
+            6 if solved_by_top_level(rules) => false,
+            _ => engine_plays(rules),
+        }
+    }
+}
+
+/// Whether the top level plays perfectly under `rules`: boards the solver finishes quickly.
+fn solved_by_top_level(rules: &Rules) -> bool {
+    rules.cell_count().is_some_and(|n| n <= PERFECT_UP_TO_CELLS) && crate::solver::solvable(rules)
 }
 
 // ---- Levels 4 to 6 on boards too large to solve: the engine's place. ----
@@ -132,7 +148,7 @@ const LEVEL5_CAPS: (u32, u64) = (6, 40_000);
 /// hash table, and take only `engine`'s weight table).
 fn strong_bot(level: u8, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<dyn Bot> {
     use crate::search::EngineBot;
-    if rules.k() < MIN_ENGINE_K {
+    if !engine_plays(rules) {
         return Box::new(LineCountBot::new(u32::from(level), seed));
     }
     match level {
@@ -146,6 +162,12 @@ fn strong_bot(level: u8, rules: &Rules, seed: u64, engine: EngineConfig) -> Box<
         ),
         _ => Box::new(EngineBot::with_config(engine)),
     }
+}
+
+/// Whether the strong levels and the `engine` bot are the search engine under `rules` (else
+/// the line counter, searching as many plies as the level's number).
+pub(crate) fn engine_plays(rules: &Rules) -> bool {
+    rules.k() >= MIN_ENGINE_K
 }
 
 /// The `engine` bot: the strongest search for these rules, built as `engine` says.
@@ -167,6 +189,18 @@ const MISTAKE_RATE: f64 = 0.4;
 /// How many of the top cells a mistake chooses from.
 const MISTAKE_CHOICES: usize = 6;
 
+/// What the beginner does this move: play as the weights bot, or make a mistake.
+enum Turn {
+    /// Plays as the weights bot of this seed.
+    Weighs(WeightsBot),
+    /// Plays `cell`, one of `top`, the heaviest cells of `weights`.
+    Mistake {
+        weights: Vec<(Cell, f64)>,
+        top: Vec<Cell>,
+        cell: Cell,
+    },
+}
+
 impl Blunderer {
     /// A beginner whose mistakes follow `seed`.
     #[must_use]
@@ -174,6 +208,21 @@ impl Blunderer {
         Blunderer {
             rng: Rng::seeded(seed),
         }
+    }
+
+    /// This move's turn: as the weights bot, or a mistake among the heaviest cells.
+    fn turn(&mut self, pos: &Position, limits: &Limits) -> Result<Turn, BotError> {
+        if self.rng.unit() >= MISTAKE_RATE {
+            return Ok(Turn::Weighs(WeightsBot::new(self.rng.next_u64())));
+        }
+        let (weights, _complete) = weigh(pos, limits);
+        let top: Vec<_> = weights
+            .iter()
+            .take(MISTAKE_CHOICES)
+            .map(|(c, _)| *c)
+            .collect();
+        let cell = self.rng.pick(&top).ok_or(BotError::GameOver)?;
+        Ok(Turn::Mistake { weights, top, cell })
     }
 }
 
@@ -184,16 +233,19 @@ impl Bot for Blunderer {
 
     /// Stopped by the limits, chooses among the cells weighed so far.
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
-        if self.rng.unit() >= MISTAKE_RATE {
-            return WeightsBot::new(self.rng.next_u64()).choose(pos, limits);
+        match self.turn(pos, limits)? {
+            Turn::Weighs(mut bot) => bot.choose(pos, limits),
+            Turn::Mistake { cell, .. } => Ok(Choice::just(cell)),
         }
-        let (weights, _complete) = weigh(pos, limits);
-        let top: Vec<_> = weights
-            .iter()
-            .take(MISTAKE_CHOICES)
-            .map(|(c, _)| *c)
-            .collect();
-        let cell = self.rng.pick(&top).ok_or(BotError::GameOver)?;
-        Ok(Choice::just(cell))
+    }
+
+    fn explain(&mut self, pos: &Position, limits: &Limits) -> Result<Explained, BotError> {
+        match self.turn(pos, limits)? {
+            Turn::Weighs(mut bot) => bot.explain(pos, limits),
+            Turn::Mistake { weights, top, cell } => Ok(Explained {
+                choice: Choice::just(cell),
+                explanation: Explanation::Weights(explanation(pos, &weights, top, cell, true)),
+            }),
+        }
     }
 }

@@ -12,6 +12,7 @@ mod bot;
 pub mod bots;
 pub mod chance;
 pub mod count;
+pub mod explain;
 pub mod geometry;
 pub mod level;
 mod limits;

@@ -20,12 +20,20 @@
 //! limits every [`CHECK_EVERY_CELLS`] cells. Cells are weighed around the newest stones first,
 //! so that a map cut short still covers where the game is being played; the bots then choose
 //! among the cells weighed so far.
+//!
+//! Weighing tells a [`WeightRecorder`] each attack, breakpoint and bonus it adds: [`NoWeights`]
+//! for the heat map and the bots' play, a [`CellRecorder`] for [`cell_breakdown`], which shows
+//! how a cell's weight adds up by the same code that weighs it.
 
 use std::collections::HashSet;
 
 use mnk_core::{Cell, Player, Position};
 
 use crate::bot::{Bot, BotError, Choice};
+use crate::explain::weights::{
+    AttackWeight, Bonus, CellRecorder, CellWeights, NoWeights, WeightRecorder, WeightsExplanation,
+};
+use crate::explain::{Explained, Explanation};
 use crate::limits::Limits;
 use crate::rng::Rng;
 
@@ -48,6 +56,8 @@ pub const BLOCK_BONUS: f64 = 1_000.0;
 const RADIUS: i32 = 2;
 /// Cells weighed between readings of the limits.
 pub const CHECK_EVERY_CELLS: usize = 32;
+/// How many of the heaviest cells an explanation shows.
+const EXPLAINED_CELLS: usize = 5;
 
 /// One run of stones seen from the weighed cell.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,6 +77,9 @@ enum Seen {
 }
 
 /// Collects the attacks on one line through `cell` if `figure` were placed there.
+/// Inlined into each weighing, as it was when [`side_weight`] had one instance: the no-op
+/// recorder's weighing must cost what it did before recorders.
+#[inline(always)]
 fn line_attacks(pos: &Position, cell: Cell, figure: Player, (dx, dy): (i32, i32)) -> Vec<Attack> {
     let k = pos.rules().k();
     let seen = |c: Cell| {
@@ -168,42 +181,111 @@ fn attack_weight(a: &Attack, k: u32, exact: bool) -> f64 {
     ATTACK_WEIGHT[scaled.min(4) as usize][a.potential.min(2) as usize] / f64::from(a.divider)
 }
 
-/// The weight one side's stone on `cell` adds: its attacks, breakpoints and line bonuses.
-fn side_weight(pos: &Position, cell: Cell, figure: Player) -> f64 {
+/// The weight one side's stone on `cell` adds: its attacks, breakpoints and line bonuses, told
+/// to `recorder` as they are added.
+fn side_weight<R: WeightRecorder>(
+    pos: &Position,
+    cell: Cell,
+    figure: Player,
+    recorder: &mut R,
+) -> f64 {
     let k = pos.rules().k();
     // Whether this side's overline wins is the rules' to say (renju: white's does, black's not).
     let exact = !pos.rules().run_wins(figure, k + 1, 0);
     let mover = pos.to_move();
     let mut weight = 0.0;
     let mut breakpoints = 0;
+    recorder.side(figure);
     // The original's order of lines: 0°, 45°, 90°, 135°.
     for dir in [(1, 0), (1, -1), (0, 1), (1, 1)] {
         let attacks = line_attacks(pos, cell, figure, dir);
-        if is_breakpoint(&attacks, k) {
+        let breakpoint = is_breakpoint(&attacks, k);
+        if breakpoint {
             breakpoints += 1;
             if breakpoints == 2 {
+                recorder.line(dir, true, Some(DOUBLE_BREAKPOINT));
                 weight += DOUBLE_BREAKPOINT;
+                if R::RECORDS {
+                    for a in &attacks {
+                        recorder.attack(recorded(a, attack_weight(a, k, exact)));
+                    }
+                }
                 continue;
             }
         }
+        recorder.line(dir, breakpoint, None);
         for a in &attacks {
-            weight += attack_weight(a, k, exact);
+            let w = attack_weight(a, k, exact);
+            recorder.attack(recorded(a, w));
+            weight += w;
         }
     }
     if pos.wins_at(cell, figure) {
-        weight += if figure == mover {
-            OWN_LINE_BONUS
+        if figure == mover {
+            recorder.bonus(Bonus::OwnLine, OWN_LINE_BONUS);
+            weight += OWN_LINE_BONUS;
         } else {
-            BLOCK_BONUS
-        };
+            recorder.bonus(Bonus::Block, BLOCK_BONUS);
+            weight += BLOCK_BONUS;
+        }
     }
+    recorder.side_weight(weight);
     weight
+}
+
+/// An attack weighing `weight`, as an explanation shows it.
+fn recorded(a: &Attack, weight: f64) -> AttackWeight {
+    AttackWeight {
+        power: a.power,
+        potential: a.potential,
+        divider: a.divider,
+        weight,
+    }
 }
 
 /// The weight of `cell` for the side to move: both sides' stones substituted there.
 #[must_use]
 pub fn cell_weight(pos: &Position, cell: Cell) -> f64 {
-    side_weight(pos, cell, Player::X) + side_weight(pos, cell, Player::O)
+    cell_weight_with(pos, cell, &mut NoWeights)
+}
+
+/// [`cell_weight`], telling `recorder` how it adds up.
+fn cell_weight_with<R: WeightRecorder>(pos: &Position, cell: Cell, recorder: &mut R) -> f64 {
+    side_weight(pos, cell, Player::X, recorder) + side_weight(pos, cell, Player::O, recorder)
+}
+
+/// How `cell`'s weight adds up, by the code that weighs it.
+#[must_use]
+pub fn cell_breakdown(pos: &Position, cell: Cell) -> CellWeights {
+    let mut recorder = CellRecorder::new();
+    let weight = cell_weight_with(pos, cell, &mut recorder);
+    recorder.finish(cell, weight)
+}
+
+/// The explanation of a choice among `choices` from the heat map `weights` (heaviest first):
+/// the heaviest cells and the chosen one, each broken down.
+pub(crate) fn explanation(
+    pos: &Position,
+    weights: &[(Cell, f64)],
+    choices: Vec<Cell>,
+    chosen: Cell,
+    mistake: bool,
+) -> WeightsExplanation {
+    let mut cells: Vec<Cell> = weights
+        .iter()
+        .take(EXPLAINED_CELLS)
+        .map(|(c, _)| *c)
+        .collect();
+    if !cells.contains(&chosen) {
+        cells.push(chosen);
+    }
+    WeightsExplanation {
+        to_move: pos.to_move(),
+        weighed: weights.len(),
+        cells: cells.into_iter().map(|c| cell_breakdown(pos, c)).collect(),
+        choices,
+        mistake,
+    }
 }
 
 /// The heat map: every empty cell within two of a stone (the centre on an empty board) with its
@@ -299,6 +381,43 @@ impl Bot for WeightsBot {
 
     /// Plays the heaviest cell; stopped by the limits, the heaviest of the cells weighed so far.
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        Ok(self.pick(pos, limits)?.choice())
+    }
+
+    fn explain(&mut self, pos: &Position, limits: &Limits) -> Result<Explained, BotError> {
+        let pick = self.pick(pos, limits)?;
+        Ok(Explained {
+            choice: pick.choice(),
+            explanation: Explanation::Weights(explanation(
+                pos,
+                &pick.weights,
+                pick.best,
+                pick.cell,
+                false,
+            )),
+        })
+    }
+}
+
+/// The weights bot's pick: the heat map, the cells of the top weight, the one picked.
+struct Pick {
+    weights: Vec<(Cell, f64)>,
+    best: Vec<Cell>,
+    cell: Cell,
+}
+
+impl Pick {
+    fn choice(&self) -> Choice {
+        Choice {
+            nodes: self.weights.len() as u64,
+            ..Choice::just(self.cell)
+        }
+    }
+}
+
+impl WeightsBot {
+    /// The heat map, the cells of the top weight, and the one picked among them.
+    fn pick(&mut self, pos: &Position, limits: &Limits) -> Result<Pick, BotError> {
         let (weights, _complete) = weigh(pos, limits);
         let top = weights.first().ok_or(BotError::GameOver)?.1;
         let best: Vec<Cell> = weights
@@ -307,9 +426,10 @@ impl Bot for WeightsBot {
             .map(|(c, _)| *c)
             .collect();
         let cell = self.rng.pick(&best).expect("at least one cell");
-        Ok(Choice {
-            nodes: weights.len() as u64,
-            ..Choice::just(cell)
+        Ok(Pick {
+            weights,
+            best,
+            cell,
         })
     }
 }

@@ -1,5 +1,5 @@
-//! The stateless endpoints: the state of a game, the computer's move, a hint, its part of a swap
-//! opening, the heat map, exact values, the game-tree explorer's counts, import and export, and
+//! The stateless endpoints: the state of a game, the computer's move, a hint, the move explained,
+//! its part of a swap opening, the heat map, exact values, the game-tree explorer's counts, import and export, and
 //! the lists of presets, bots and levels. mnk-api checks each request and says what is left to
 //! think ([`mnk_api::Job`]); the thinking runs in the [`crate::pool::EnginePool`] with a deadline
 //! and the pool's stop flag. The page's worker answers the same requests from the same code.
@@ -67,6 +67,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/state", post(state))
         .route("/api/move", post(computer_move))
         .route("/api/hint", post(hint))
+        .route("/api/explain", post(explain))
         .route("/api/opening", post(opening))
         .route("/api/weights", post(weights))
         .route("/api/solve", post(solve))
@@ -144,6 +145,16 @@ async fn hint(
     ApiJson(request): ApiJson<ThinkRequest>,
 ) -> Result<Reply<Json>, ApiError> {
     let job = mnk_api::play::think(&app.settings, Ask::Hint, request, fresh_seed())?;
+    Ok(Reply(in_slot(&app, client, job).await?))
+}
+
+/// `POST /api/explain`: the move the computer would play, not played, with why it chose it.
+async fn explain(
+    State(app): State<AppState>,
+    client: Client,
+    ApiJson(request): ApiJson<ThinkRequest>,
+) -> Result<Reply<Json>, ApiError> {
+    let job = mnk_api::play::think(&app.settings, Ask::Explain, request, fresh_seed())?;
     Ok(Reply(in_slot(&app, client, job).await?))
 }
 

@@ -437,6 +437,68 @@ async fn a_hint_suggests_without_playing() {
 }
 
 #[tokio::test]
+async fn explain_answers_the_move_played_and_why() {
+    let app = app();
+    for (rules, moves, opponent, kind) in [
+        (
+            TICTACTOE,
+            json!(["a1", "b2"]),
+            json!({"bot": "rules"}),
+            "rules",
+        ),
+        (
+            TICTACTOE,
+            json!(["a1"]),
+            json!({"bot": "alphabeta", "depth": 3}),
+            "alphabeta",
+        ),
+        (
+            TICTACTOE,
+            json!(["a1", "b2", "c3"]),
+            json!({"level": 6}),
+            "perfect",
+        ),
+        (
+            "gomoku15",
+            json!(["h8", "i9"]),
+            json!({"level": 2}),
+            "weights",
+        ),
+    ] {
+        let body = json!({"rules": rules, "moves": moves, "opponent": opponent, "seed": 5});
+        let explained = post(&app, "/api/explain", body.clone()).await;
+        assert_eq!(explained.status, StatusCode::OK, "{}", explained.json);
+        assert_eq!(explained.json["explanation"]["kind"], kind);
+        assert!(explained.json.get("state").is_none());
+        let moved = post(&app, "/api/move", body).await;
+        for field in ["move", "value", "nodes"] {
+            assert_eq!(explained.json[field], moved.json[field], "{kind}: {field}");
+        }
+    }
+    let engine = post(
+        &app,
+        "/api/explain",
+        json!({"rules": "gomoku15", "moves": ["h8"], "opponent": {"level": 5}}),
+    )
+    .await;
+    assert_error(&engine, 422, "not_explained");
+    let over = post(
+        &app,
+        "/api/explain",
+        json!({"rules": TICTACTOE, "moves": ["a1", "a2", "b1", "b2", "c1"], "opponent": "rules"}),
+    )
+    .await;
+    assert_error(&over, 409, "game_over");
+    let unknown = post(
+        &app,
+        "/api/explain",
+        json!({"rules": TICTACTOE, "opponent": {"bot": "nobody"}}),
+    )
+    .await;
+    assert_error(&unknown, 400, "unknown_bot");
+}
+
+#[tokio::test]
 async fn weights_are_a_sorted_heat_map_for_the_side_to_move() {
     let app = app();
     let reply = post(

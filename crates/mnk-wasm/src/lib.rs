@@ -1,10 +1,10 @@
 //! # mnk-wasm — the page's engine, on the player's device
 //!
 //! mnk-api compiled to WebAssembly and run in a dedicated Web Worker (`web/engine-worker.js`):
-//! the page sends it the requests it would send the server (`state`, `move`, `hint`, `opening`,
-//! `weights`, `solve`, `tree`, `import`, `export`, `presets`, `bots`, the analysis stream) and
-//! gets the same JSON back, computed by the same code. Rooms stay on the server, which referees
-//! them.
+//! the page sends it the requests it would send the server (`state`, `move`, `hint`, `explain`,
+//! `opening`, `weights`, `solve`, `tree`, `import`, `export`, `presets`, `bots`, the analysis
+//! stream) and gets the same JSON back, computed by the same code. Rooms stay on the server,
+//! which referees them.
 //!
 //! [`Device`] is the whole of it in plain Rust, tested natively; `ffi` (compiled for WebAssembly
 //! only) is the thin layer of exported functions the worker's JavaScript calls, with a clock and
@@ -165,6 +165,15 @@ mod tests {
         let refused = reply(&device.respond(Arc::new(Still), 1, "state", Some("{")));
         assert_eq!(refused["status"], 400);
         assert_eq!(refused["body"]["error"]["code"], "bad_json");
+        let explained = reply(&device.respond(
+            Arc::new(Still),
+            1,
+            "explain",
+            Some(r#"{"rules":"3x3x3","moves":["a1"],"opponent":{"bot":"perfect"}}"#),
+        ));
+        assert_eq!(explained["status"], 200);
+        assert_eq!(explained["body"]["move"]["cell"], "b2");
+        assert_eq!(explained["body"]["explanation"]["kind"], "perfect");
     }
 
     #[test]

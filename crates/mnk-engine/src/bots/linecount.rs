@@ -11,10 +11,16 @@
 //! milliseconds. The limits are therefore read by work done (windows evaluated, moves
 //! generated) as well as every few nodes, also while the windows are listed; stopped before any
 //! root move was searched, the bot answers its first candidate (for level 3, the heaviest cell).
+//!
+//! The search tells a [`Recorder`] each node it enters and leaves, each leaf's windows and each
+//! cut-off: [`NoRecord`] when it plays, a [`TreeRecorder`] when it explains its move
+//! ([`Bot::explain`]), so the tree shown is the search played.
 
 use mnk_core::{Cell, Outcome, Player, Position, DIRECTIONS};
 
 use crate::bot::{Bot, BotError, Choice};
+use crate::explain::alphabeta::{AlphaBetaTrace, Exit, NoRecord, Recorder, TreeRecorder};
+use crate::explain::{Explained, Explanation};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::value::Value;
@@ -95,8 +101,13 @@ fn key_window(key: u64) -> (Cell, (i32, i32)) {
     )
 }
 
-/// The original evaluation of one window, from the point of view of `me`.
-fn window_score(pos: &Position, me: Player, k: i32, (start, (dx, dy)): (Cell, (i32, i32))) -> i64 {
+/// The stones of `me` and of the opponent in one window.
+fn window_stones(
+    pos: &Position,
+    me: Player,
+    k: i32,
+    (start, (dx, dy)): (Cell, (i32, i32)),
+) -> (u32, u32) {
     let (mut mine, mut theirs) = (0u32, 0u32);
     for i in 0..k {
         match pos.stone(start.offset(dx, dy, i)) {
@@ -105,6 +116,12 @@ fn window_score(pos: &Position, me: Player, k: i32, (start, (dx, dy)): (Cell, (i
             None => {}
         }
     }
+    (mine, theirs)
+}
+
+/// The original evaluation of one window holding `mine` stones of the side to move and
+/// `theirs` of the other, for the side to move.
+fn window_points(mine: u32, theirs: u32) -> i64 {
     let worth = |n: u32| 10i64.saturating_pow((n + 1).min(18));
     match (mine, theirs) {
         (0, 0) => 1,
@@ -123,8 +140,10 @@ pub struct LineCountBot {
     rng: Rng,
 }
 
-struct Search<'a> {
+struct Search<'a, R: Recorder> {
     limits: &'a Limits,
+    /// Told of every node, leaf window and cut-off ([`NoRecord`] when nobody watches).
+    recorder: &'a mut R,
     /// The windows evaluated, fixed at the root so leaves do not recompute them.
     windows: &'a [(Cell, (i32, i32))],
     nodes: u64,
@@ -172,7 +191,7 @@ impl LineCountBot {
     }
 }
 
-impl Search<'_> {
+impl<R: Recorder> Search<'_, R> {
     /// Searches every root move `depth` plies deep: the best move and its score, and whether the
     /// search finished before the limits stopped it (if not, the best of the moves searched;
     /// `fallback` and `i64::MIN` if none was).
@@ -186,11 +205,13 @@ impl Search<'_> {
         let mut board = pos.clone();
         let (mut best, mut best_score) = (fallback, i64::MIN);
         let mut alpha = i64::MIN + 1;
+        self.recorder.enter(pos, 0, alpha, i64::MAX);
         for &m in moves {
             board.play_unchecked(m);
             let score = -self.alpha_beta(&mut board, depth - 1, 1, i64::MIN + 1, -alpha);
             board.undo();
             if self.stopped {
+                self.recorder.leave(best_score, Exit::Stopped);
                 return (best, best_score, false);
             }
             if score > best_score {
@@ -198,6 +219,7 @@ impl Search<'_> {
                 alpha = alpha.max(score);
             }
         }
+        self.recorder.leave(best_score, Exit::Inner);
         (best, best_score, true)
     }
 
@@ -232,7 +254,10 @@ impl Search<'_> {
         let mut score: i64 = 0;
         for chunk in self.windows.chunks(WORK_PER_CHECK as usize) {
             for &w in chunk {
-                score = score.saturating_add(window_score(pos, me, k, w));
+                let (mine, theirs) = window_stones(pos, me, k, w);
+                let points = window_points(mine, theirs);
+                self.recorder.window(w.0, w.1, mine, theirs, points);
+                score = score.saturating_add(points);
             }
             if self.worked(chunk.len() as u64) {
                 return 0;
@@ -241,46 +266,71 @@ impl Search<'_> {
         score
     }
 
+    /// One node: counted, told to the recorder, searched.
     fn alpha_beta(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        ply: i64,
+        alpha: i64,
+        beta: i64,
+    ) -> i64 {
+        self.nodes += 1;
+        self.recorder.enter(pos, ply as u32, alpha, beta);
+        let (value, exit) = self.node_value(pos, depth, ply, alpha, beta);
+        self.recorder.leave(value, exit);
+        value
+    }
+
+    /// A node's value (0 once stopped: the caller throws it away) and how its search ended.
+    fn node_value(
         &mut self,
         pos: &mut Position,
         depth: u32,
         ply: i64,
         mut alpha: i64,
         beta: i64,
-    ) -> i64 {
-        self.nodes += 1;
+    ) -> (i64, Exit) {
         match pos.outcome() {
             // The previous mover won.
-            Outcome::Win { .. } => return -(WIN - ply),
-            Outcome::Draw => return 0,
+            Outcome::Win { .. } => return (-(WIN - ply), Exit::Won),
+            Outcome::Draw => return (0, Exit::Drawn),
             Outcome::Ongoing => {}
         }
         if self.out_of_budget() {
-            return 0;
+            return (0, Exit::Stopped);
         }
         if depth == 0 {
-            return self.evaluate(pos);
+            let value = self.evaluate(pos);
+            return (
+                value,
+                if self.stopped {
+                    Exit::Stopped
+                } else {
+                    Exit::Leaf
+                },
+            );
         }
         let moves = LineCountBot::moves(pos);
         if self.worked(moves.len() as u64) {
-            return 0;
+            return (0, Exit::Stopped);
         }
         let mut best = i64::MIN + 1;
-        for m in moves {
+        for (i, &m) in moves.iter().enumerate() {
             pos.play_unchecked(m);
             let score = -self.alpha_beta(pos, depth - 1, ply + 1, -beta, -alpha);
             pos.undo();
             if self.stopped {
-                return 0;
+                return (0, Exit::Stopped);
             }
             best = best.max(score);
             alpha = alpha.max(score);
             if alpha >= beta {
+                self.recorder.cut(&moves[i + 1..]);
                 break;
             }
         }
-        best
+        (best, Exit::Inner)
     }
 }
 
@@ -300,6 +350,46 @@ impl Bot for LineCountBot {
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        Ok(self.decide(pos, limits, &mut NoRecord)?.choice)
+    }
+
+    /// The same search as [`Bot::choose`], recorded.
+    fn explain(&mut self, pos: &Position, limits: &Limits) -> Result<Explained, BotError> {
+        let mut recorder = TreeRecorder::new(pos.to_move(), WIN);
+        let decision = self.decide(pos, limits, &mut recorder)?;
+        let trace = AlphaBetaTrace {
+            bot: pos.to_move(),
+            depth: decision.choice.depth,
+            root_moves: decision.root_moves,
+            preselected: self.root_moves,
+            nodes: decision.choice.nodes,
+            recorded: recorder.finish(),
+            stopped: !decision.complete,
+        };
+        Ok(Explained {
+            choice: decision.choice,
+            explanation: Explanation::AlphaBeta(trace),
+        })
+    }
+}
+
+/// What one search decided, with what an explanation adds to the choice.
+struct Decision {
+    choice: Choice,
+    /// The root moves in the order searched.
+    root_moves: Vec<Cell>,
+    /// Whether every root move was searched before the limits stopped the search.
+    complete: bool,
+}
+
+impl LineCountBot {
+    /// Chooses the move, telling `recorder` what the search does.
+    fn decide<R: Recorder>(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        recorder: &mut R,
+    ) -> Result<Decision, BotError> {
         if pos.is_over() {
             return Err(BotError::GameOver);
         }
@@ -340,27 +430,37 @@ impl Bot for LineCountBot {
             .then(|| windows(pos, limits))
             .flatten();
         let Some(windows) = windows else {
-            return Ok(Choice {
-                depth,
-                ..Choice::just(fallback)
+            return Ok(Decision {
+                choice: Choice {
+                    depth,
+                    ..Choice::just(fallback)
+                },
+                root_moves: moves,
+                complete: false,
             });
         };
         let mut search = Search {
             limits,
+            recorder,
             windows: &windows,
             nodes: 0,
             work: 0,
             next_check: WORK_PER_CHECK,
             stopped: false,
         };
-        let (best, best_score, _complete) = search.root(pos, &moves, fallback, depth);
-        Ok(Choice {
+        let (best, best_score, complete) = search.root(pos, &moves, fallback, depth);
+        let choice = Choice {
             cell: best,
             // Stopped before the first move was searched: the move is a guess with no value.
             value: (best_score > i64::MIN).then(|| to_value(best_score)),
             pv: vec![best],
             depth,
             nodes: search.nodes,
+        };
+        Ok(Decision {
+            choice,
+            root_moves: moves,
+            complete,
         })
     }
 }

@@ -7,4 +7,4 @@ mod rules;
 
 pub use linecount::{LineCountBot, DEFAULT_DEPTH};
 pub use perfect::PerfectBot;
-pub use rules::RulesBot;
+pub use rules::{RulesBot, SPIRAL};

@@ -7,6 +7,8 @@
 use mnk_core::{Cell, Position, Rules};
 
 use crate::bot::{Bot, BotError, Choice};
+use crate::explain::perfect::{PathStep, PerfectLine};
+use crate::explain::{Explained, Explanation};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::solver::{self, SolveError, Solver};
@@ -66,6 +68,21 @@ impl PerfectBot {
         };
         Ok((best, choice))
     }
+
+    /// The best moves, and the choice among them as [`Bot::choose`] makes it.
+    fn decide(&mut self, pos: &Position, limits: &Limits) -> Result<(Vec<Cell>, Choice), BotError> {
+        let (best, choice) = self.best_moves(pos, limits)?;
+        let cell = self
+            .rng
+            .pick(&best)
+            .expect("a legal move exists in an unfinished game");
+        let choice = Choice {
+            cell,
+            pv: vec![cell],
+            ..choice
+        };
+        Ok((best, choice))
+    }
 }
 
 impl Bot for PerfectBot {
@@ -74,15 +91,69 @@ impl Bot for PerfectBot {
     }
 
     fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
-        let (best, choice) = self.best_moves(pos, limits)?;
-        let cell = self
-            .rng
-            .pick(&best)
-            .expect("a legal move exists in an unfinished game");
-        Ok(Choice {
-            cell,
-            pv: vec![cell],
-            ..choice
+        Ok(self.decide(pos, limits)?.1)
+    }
+
+    /// The choice, then (within what is left of the limits) the line of best play after it
+    /// and the exact value of every move, asked of the same solver.
+    fn explain(&mut self, pos: &Position, limits: &Limits) -> Result<Explained, BotError> {
+        let (best, choice) = self.decide(pos, limits)?;
+        let value = choice.value.expect("the solver values its moves");
+        let (_, solver) = self.solver.as_mut().expect("made by the choice");
+        let mut after = pos.clone();
+        after.play(choice.cell);
+        let first = PathStep {
+            cell: choice.cell,
+            player: pos.to_move(),
+            value,
+        };
+        let (path, path_complete, path_nodes) = best_line(solver, after, first, limits);
+        let (moves, move_nodes) = match solver.analyse(pos, limits) {
+            Ok(analysis) => (Some(analysis.moves), analysis.nodes),
+            Err(SolveError::Aborted { nodes }) => (None, nodes),
+            Err(_) => (None, 0),
+        };
+        let line = PerfectLine {
+            value,
+            best,
+            moves,
+            path,
+            path_complete,
+            extra_nodes: path_nodes + move_nodes,
+        };
+        Ok(Explained {
+            choice,
+            explanation: Explanation::Perfect(line),
         })
     }
+}
+
+/// `first`, then both sides' best play from `pos` (the first best move in cell order) until
+/// the game ends or no line is left: the steps, whether they reach the end, and the nodes
+/// searched.
+fn best_line(
+    solver: &mut Solver,
+    mut pos: Position,
+    first: PathStep,
+    limits: &Limits,
+) -> (Vec<PathStep>, bool, u64) {
+    let (mut path, mut nodes) = (vec![first], 0);
+    while !pos.is_over() && !pos.no_line_left() {
+        let analysis = match solver.best_moves(&pos, limits) {
+            Ok(analysis) => analysis,
+            Err(SolveError::Aborted { nodes: more }) => return (path, false, nodes + more),
+            Err(_) => return (path, false, nodes),
+        };
+        nodes += analysis.nodes;
+        let Some(cell) = analysis.best else {
+            return (path, false, nodes);
+        };
+        path.push(PathStep {
+            cell,
+            player: pos.to_move(),
+            value: analysis.value,
+        });
+        pos.play(cell);
+    }
+    (path, true, nodes)
 }
