@@ -50,15 +50,13 @@ impl SizeClass {
 }
 
 /// The fitted scales `K`: for each rule set and size class fitted, the `K` of
-/// `sigmoid(K · eval)`. Classes not listed take their rule set's standard board.
-pub const SCALES: [(Variant, SizeClass, f64); 7] = [
-    (Variant::Freestyle, SizeClass::Small, 0.000_28),
-    (Variant::Freestyle, SizeClass::Standard, 0.000_28),
-    (Variant::Freestyle, SizeClass::Large, 0.000_28),
-    (Variant::Exact, SizeClass::Standard, 0.000_28),
-    (Variant::Renju, SizeClass::Standard, 0.000_28),
-    (Variant::Caro, SizeClass::Standard, 0.000_28),
-    (Variant::Unbounded, SizeClass::Large, 0.000_28),
+/// `sigmoid(K · eval)` (`mnk calibrate`, 200,000-node searches of level 6's games against
+/// itself; docs/strength.md, "Win chances"). A class not listed takes its rule set's standard
+/// board, and a rule set not listed freestyle's.
+pub const SCALES: [(Variant, SizeClass, f64); 3] = [
+    (Variant::Freestyle, SizeClass::Standard, 0.000_274),
+    (Variant::Exact, SizeClass::Standard, 0.000_328),
+    (Variant::Renju, SizeClass::Standard, 0.000_500),
 ];
 
 /// The scale `K` for positions under `rules`.
@@ -74,8 +72,7 @@ pub fn scale(rules: &Rules) -> f64 {
     };
     find(class)
         .or_else(|| find(SizeClass::Standard))
-        .or_else(|| find(SizeClass::Large))
-        .unwrap_or(SCALES[1].2)
+        .unwrap_or(SCALES[0].2)
 }
 
 /// The logistic curve.
