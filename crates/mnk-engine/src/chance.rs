@@ -53,10 +53,12 @@ impl SizeClass {
 /// `sigmoid(K · eval)` (`mnk calibrate`, 200,000-node searches of level 6's games against
 /// itself; docs/strength.md, "Win chances"). A class not listed takes its rule set's standard
 /// board, and a rule set not listed freestyle's.
-pub const SCALES: [(Variant, SizeClass, f64); 3] = [
+pub const SCALES: [(Variant, SizeClass, f64); 5] = [
     (Variant::Freestyle, SizeClass::Standard, 0.000_274),
+    (Variant::Freestyle, SizeClass::Large, 0.000_223),
     (Variant::Exact, SizeClass::Standard, 0.000_328),
     (Variant::Renju, SizeClass::Standard, 0.000_500),
+    (Variant::Caro, SizeClass::Standard, 0.000_386),
 ];
 
 /// The scale `K` for positions under `rules`.
