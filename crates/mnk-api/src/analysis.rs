@@ -15,8 +15,8 @@ use mnk_engine::search::{Engine, MultiPv, MIN_K};
 use serde_json::{json, Value as Json};
 
 use crate::error::ApiError;
+use crate::game::value_json;
 use crate::game::{self, cell_json, cell_names};
-use crate::play::value_json;
 use crate::{Context, Settings};
 
 /// Lines searched when the query does not say.

@@ -17,8 +17,8 @@ use serde_json::{json, Value as Json};
 
 use crate::books::Books;
 use crate::error::ApiError;
+use crate::game::value_json;
 use crate::game::{self, cell_json, game_outcome_json};
-use crate::play::value_json;
 use crate::{Checked, Context, Job, Settings};
 
 /// A request for exact values: the game and an optional time limit.

@@ -19,8 +19,8 @@ use mnk_engine::explain::weights::{Bonus, CellWeights, LineWeights, SideWeights}
 use mnk_engine::explain::{Explanation, TRACE_NODES, TRACE_WINDOWS};
 use serde_json::{json, Value as Json};
 
+use crate::game::value_json;
 use crate::game::{cell_json, cell_names};
-use crate::play::value_json;
 
 /// The explanation's JSON, tagged by `kind`.
 #[must_use]

@@ -5,6 +5,7 @@
 //! JSON shapes of `docs/api.md` for cells, outcomes and states.
 
 use mnk_core::{Cell, Outcome, Position, Rules};
+use mnk_engine::Value;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
@@ -219,6 +220,27 @@ pub fn forbidden_json(pos: &Position) -> Vec<Json> {
         .collect()
 }
 
+/// A value as `{"kind", "plies" | "score", "text", "expect"}` (`expect`: the win chance of the
+/// player it is for, mnk-engine's `chance::expected`).
+#[must_use]
+pub fn value_json(rules: &Rules, value: Value) -> Json {
+    let text = value.to_string();
+    // The expected result for the side to move (for a move: its player), 0 to 1, to three places.
+    let expect = (mnk_engine::chance::expected(rules, value) * 1000.0).round() / 1000.0;
+    match value {
+        Value::Win(plies) => {
+            json!({ "kind": "win", "plies": plies, "text": text, "expect": expect })
+        }
+        Value::Loss(plies) => {
+            json!({ "kind": "loss", "plies": plies, "text": text, "expect": expect })
+        }
+        Value::Draw => json!({ "kind": "draw", "text": text, "expect": expect }),
+        Value::Eval(score) => {
+            json!({ "kind": "eval", "score": score, "text": text, "expect": expect })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,5 +325,27 @@ mod tests {
         assert_eq!(state["last"]["cell"], "c3");
         assert_eq!(state["to_move"], "O");
         assert_eq!(state["rules"]["k"], 3);
+    }
+
+    #[test]
+    fn values_carry_kind_text_and_chance() {
+        let rules: Rules = "gomoku15".parse().unwrap();
+        assert_eq!(
+            value_json(&rules, Value::Win(3)),
+            json!({"kind": "win", "plies": 3, "text": "win in 3", "expect": 1.0})
+        );
+        assert_eq!(
+            value_json(&rules, Value::Draw),
+            json!({"kind": "draw", "text": "draw", "expect": 0.5})
+        );
+        let eval = value_json(&rules, Value::Eval(120));
+        assert_eq!(
+            (eval["kind"].clone(), eval["score"].clone()),
+            (json!("eval"), json!(120))
+        );
+        let chance = eval["expect"].as_f64().unwrap();
+        assert!(chance > 0.5 && chance < 1.0, "{chance}");
+        assert_eq!(value_json(&rules, Value::Loss(4))["kind"], "loss");
+        assert_eq!(value_json(&rules, Value::Loss(4))["expect"], 0.0);
     }
 }

@@ -9,13 +9,13 @@ use mnk_engine::level::{Level, LEVELS};
 use mnk_engine::roster::{self, BotSpec, BOTS};
 use mnk_engine::search::EngineConfig;
 use mnk_engine::weights::attack_weights_within;
-use mnk_engine::{Choice, Value};
+use mnk_engine::Choice;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
 use crate::error::ApiError;
 use crate::explain;
-use crate::game::{self, cell_json, cell_names, state_json, GameRequest};
+use crate::game::{self, cell_json, cell_names, state_json, value_json, GameRequest};
 use crate::{Checked, Context, Job, Settings};
 
 /// A request for thinking: the game, who thinks, for how long, with which random seed.
@@ -247,26 +247,6 @@ pub fn parse_opponent(opponent: &Json) -> Result<BotSpec, ApiError> {
     text.parse::<BotSpec>().map_err(ApiError::from)
 }
 
-/// A value as `{"kind", "plies" | "score", "text"}`.
-#[must_use]
-pub fn value_json(rules: &Rules, value: Value) -> Json {
-    let text = value.to_string();
-    // The expected result for the side to move (for a move: its player), 0 to 1, to three places.
-    let expect = (mnk_engine::chance::expected(rules, value) * 1000.0).round() / 1000.0;
-    match value {
-        Value::Win(plies) => {
-            json!({ "kind": "win", "plies": plies, "text": text, "expect": expect })
-        }
-        Value::Loss(plies) => {
-            json!({ "kind": "loss", "plies": plies, "text": text, "expect": expect })
-        }
-        Value::Draw => json!({ "kind": "draw", "text": text, "expect": expect }),
-        Value::Eval(score) => {
-            json!({ "kind": "eval", "score": score, "text": text, "expect": expect })
-        }
-    }
-}
-
 /// The heat map, checked: the position and the longest the scan may take.
 #[derive(Debug)]
 pub struct WeightsJob {
@@ -333,27 +313,5 @@ mod tests {
         assert_eq!(code(json!({"level": 1, "bot": "perfect"})), "bad_json");
         assert_eq!(code(json!({"colour": 1})), "bad_json");
         assert_eq!(code(json!(3)), "bad_json");
-    }
-
-    #[test]
-    fn values_carry_kind_text_and_chance() {
-        let rules: Rules = "gomoku15".parse().unwrap();
-        assert_eq!(
-            value_json(&rules, Value::Win(3)),
-            json!({"kind": "win", "plies": 3, "text": "win in 3", "expect": 1.0})
-        );
-        assert_eq!(
-            value_json(&rules, Value::Draw),
-            json!({"kind": "draw", "text": "draw", "expect": 0.5})
-        );
-        let eval = value_json(&rules, Value::Eval(120));
-        assert_eq!(
-            (eval["kind"].clone(), eval["score"].clone()),
-            (json!("eval"), json!(120))
-        );
-        let chance = eval["expect"].as_f64().unwrap();
-        assert!(chance > 0.5 && chance < 1.0, "{chance}");
-        assert_eq!(value_json(&rules, Value::Loss(4))["kind"], "loss");
-        assert_eq!(value_json(&rules, Value::Loss(4))["expect"], 0.0);
     }
 }

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
 use crate::error::ApiError;
+use crate::game::value_json;
 use crate::game::{self, cell_names};
-use crate::play::value_json;
 use crate::{Context, Job, Settings};
 
 /// The most positions one request may value.

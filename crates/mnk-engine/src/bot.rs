@@ -4,7 +4,7 @@ use std::fmt;
 
 use mnk_core::{Cell, Position};
 
-use crate::explain::Explained;
+use crate::explain::Explanation;
 use crate::limits::Limits;
 use crate::value::Value;
 
@@ -21,6 +21,15 @@ pub struct Choice {
     pub depth: u32,
     /// Positions visited.
     pub nodes: u64,
+}
+
+/// A bot's move and why it chose it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// The choice, exactly as [`Bot::choose`] makes it with the same seed and limits.
+    pub choice: Choice,
+    /// What the bot read, weighed or searched to make it.
+    pub explanation: Explanation,
 }
 
 impl Choice {

@@ -11,11 +11,12 @@ use mnk_core::{Cell, Position, Rules};
 
 use crate::bot::{Bot, BotError, Choice};
 use crate::bots::{LineCountBot, PerfectBot, DEFAULT_DEPTH};
-use crate::explain::{Explained, Explanation};
+use crate::explain::Explanation;
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::EngineConfig;
 use crate::weights::{explanation, weigh, WeightsBot};
+use crate::Explained;
 
 /// The engine's pattern tables start at k = 3; shorter lines are decided within a few plies, which
 /// the line-count search sees.

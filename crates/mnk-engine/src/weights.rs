@@ -33,9 +33,10 @@ use crate::bot::{Bot, BotError, Choice};
 use crate::explain::weights::{
     AttackWeight, Bonus, CellRecorder, CellWeights, NoWeights, WeightRecorder, WeightsExplanation,
 };
-use crate::explain::{Explained, Explanation};
+use crate::explain::Explanation;
 use crate::limits::Limits;
 use crate::rng::Rng;
+use crate::Explained;
 
 /// The original's weights, `[power][potential]` for power 1..5, potential 0..2.
 const ATTACK_WEIGHT: [[f64; 3]; 6] = [

@@ -7,9 +7,10 @@ use mnk_core::{Position, Rules, DIRECTIONS};
 use mnk_engine::explain::alphabeta::{AlphaBetaTrace, Exit, Score, TraceNode};
 use mnk_engine::explain::perfect::{PerfectLine, Reason};
 use mnk_engine::explain::weights::{Bonus, CellWeights, WeightsExplanation};
-use mnk_engine::explain::{Explained, Explanation, TRACE_NODES, TRACE_WINDOWS};
+use mnk_engine::explain::{Explanation, TRACE_NODES, TRACE_WINDOWS};
 use mnk_engine::roster::{create, BotSpec};
 use mnk_engine::weights::{attack_weights, cell_breakdown};
+use mnk_engine::Explained;
 use mnk_engine::{Limits, Rng, Value};
 
 /// Random unfinished positions of `rules`, from the empty board to `max_plies` stones.

@@ -20,10 +20,11 @@ use mnk_core::{Cell, Outcome, Player, Position, DIRECTIONS};
 
 use crate::bot::{Bot, BotError, Choice};
 use crate::explain::alphabeta::{AlphaBetaTrace, Exit, NoRecord, Recorder, TreeRecorder};
-use crate::explain::{Explained, Explanation};
+use crate::explain::Explanation;
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::value::Value;
+use crate::Explained;
 
 /// The original's search depth.
 pub const DEFAULT_DEPTH: u32 = 2;

@@ -8,10 +8,11 @@ use mnk_core::{Cell, Position, Rules};
 
 use crate::bot::{Bot, BotError, Choice};
 use crate::explain::perfect::{PathStep, PerfectLine};
-use crate::explain::{Explained, Explanation};
+use crate::explain::Explanation;
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::solver::{self, SolveError, Solver};
+use crate::Explained;
 
 /// Plays only moves of the best exact value: it never loses a game that can be held, wins as
 /// fast as it can, and when losing, loses as slowly as it can.

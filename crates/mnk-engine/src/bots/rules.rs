@@ -11,9 +11,10 @@ use mnk_core::{Cell, Player, Position};
 
 use crate::bot::{Bot, BotError, Choice};
 use crate::explain::rules::{ForkPattern, ForkTable, Row, Rule, RuleDecision};
-use crate::explain::{Explained, Explanation};
+use crate::explain::Explanation;
 use crate::limits::Limits;
 use crate::rng::Rng;
+use crate::Explained;
 
 /// Spiral square numbers → cells (x from the left, y from the bottom).
 pub const SPIRAL: [(u16, Cell); 9] = [

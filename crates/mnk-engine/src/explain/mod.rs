@@ -20,23 +20,12 @@ pub mod perfect;
 pub mod rules;
 pub mod weights;
 
-use crate::bot::Choice;
-
 /// The most nodes an alpha-beta trace records (the root included) before it records only the
 /// root's moves; the search goes on past it, counted but not recorded.
 pub const TRACE_NODES: u64 = 20_000;
 /// The most k-windows of leaves an alpha-beta trace lists one by one; later leaves give only
 /// their sums by kind of window.
 pub const TRACE_WINDOWS: u64 = 20_000;
-
-/// A bot's move and why it chose it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Explained {
-    /// The choice, exactly as [`crate::Bot::choose`] makes it with the same seed and limits.
-    pub choice: Choice,
-    /// What the bot read, weighed or searched to make it.
-    pub explanation: Explanation,
-}
 
 /// What a bot's explanation holds, by kind of bot.
 #[derive(Clone, Debug, PartialEq)]
