@@ -160,7 +160,8 @@ const keyOf = (name) => {
 };
 
 function table(head, rows, cls = '') {
-  const tb = el('table', `explain-table ${cls}`);
+  // The classes are prefixed: the page's move list is `.moves`.
+  const tb = el('table', `explain-table${cls ? ` ex-${cls}` : ''}`);
   tb.append(el('thead', null, el('tr', null, head.map((h) => el('th', null, h)))));
   tb.append(el('tbody', null, rows.map((r) => (r instanceof HTMLElement ? r : el('tr', null, r.map((c) => el('td', null, c)))))));
   return tb;

@@ -79,7 +79,7 @@ for (const vp of VIEWPORTS) {
       assert.match(await text(page, '.explain-rule strong'), /^(Win|Block|Fork reply|Centre|Corner|Side)\.$/);
       const marks = await page.$$eval('.mini-board.squares .mini-mark', (els) => els.map((e) => Number(e.textContent)));
       assert.deepEqual([...marks].sort((a, b) => a - b), [1, 2, 4, 8, 16, 32, 64, 128, 256]);
-      assert.equal((await page.$$('.explain-table.rows tbody tr')).length, 8, 'the eight lines with their sums');
+      assert.equal((await page.$$('.explain-table.ex-rows tbody tr')).length, 8, 'the eight lines with their sums');
       await shot(page, `explain-rules-${vp.name}`);
       await page.done();
     });
@@ -89,8 +89,19 @@ for (const vp of VIEWPORTS) {
       assert.equal(await explain(page), 'perfect');
       assert.match(await text(page, '.explain-rule'), /draw — no move wins/);
       assert.ok((await page.$$('#ex-line li')).length >= 5, 'the line plays to the end');
-      assert.equal((await page.$$('.explain-table.moves tbody tr')).length, 6);
+      assert.equal((await page.$$('.explain-table.ex-moves tbody tr')).length, 6);
       await shot(page, `explain-perfect-${vp.name}`);
+      await page.done();
+    });
+
+    test('the hint: explained by its bot (the perfect player on 3×3)', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=a1.b2&o=rules&s=X');
+      await page.keyboard.press('h');
+      await page.waitForFunction(() => document.getElementById('board').dataset.hint !== '');
+      const hint = (await board(page)).hint;
+      assert.equal(await explain(page), 'perfect');
+      assert.equal(await text(page, '#dlg-explain-title'), `Why the hint ${hint}?`);
+      assert.match(await text(page, '#ex-line li'), new RegExp(`X ${hint} — `));
       await page.done();
     });
 
