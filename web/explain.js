@@ -216,23 +216,23 @@ function rulesView(ex, ctx) {
  */
 export function flatten(tree) {
   const steps = [];
-  const stack = [{ node: tree, path: [], depth: 0, state: 0 }];
+  const stack = [{ node: tree, path: [], chain: [tree], state: 0 }];
   while (stack.length) {
     const top = stack[stack.length - 1];
-    const { node, path, depth } = top;
+    const { node, path, chain } = top;
     const children = node.children || [];
     if (!children.length) {
-      steps.push({ kind: 'leaf', node, path, depth });
+      steps.push({ kind: 'leaf', node, path, chain });
       stack.pop();
       continue;
     }
-    if (top.state === 0) steps.push({ kind: 'enter', node, path, depth });
+    if (top.state === 0) steps.push({ kind: 'enter', node, path, chain });
     if (top.state < children.length) {
       const child = children[top.state];
       top.state += 1;
-      stack.push({ node: child, path: [...path, child.move], depth: depth + 1, state: 0 });
+      stack.push({ node: child, path: [...path, child.move], chain: [...chain, child], state: 0 });
     } else {
-      steps.push({ kind: 'return', node, path, depth });
+      steps.push({ kind: 'return', node, path, chain });
       stack.pop();
     }
   }
@@ -361,6 +361,20 @@ function show(i) {
   fact('ex-value', t('exValue'), step.kind === 'enter' ? '…' : score(node.value));
   const pic = miniBoard(ctx.rules, stones, { marks, focus, label: t('exPath') });
   parts.push(el('div', 'explain-side', [pic, facts]));
+  // The searches this one is inside, each with its window: where the α and β came from.
+  if (step.chain.length > 1) {
+    const rows = step.chain.map((n, d) => {
+      const tr = el('tr', null, [
+        el('td', null, d ? n.move : t('exRootShort')),
+        el('td', null, n.max ? 'max' : 'min'),
+        el('td', null, score(n.alpha)),
+        el('td', null, score(n.beta)),
+      ]);
+      if (n === node) tr.classList.add('fired');
+      return tr;
+    });
+    parts.push(table([t('exMove'), '', 'α', 'β'], rows, 'stack'));
+  }
   if (step.kind === 'leaf') parts.push(leafView(node));
   if (step.kind === 'return') {
     const children = node.children || [];

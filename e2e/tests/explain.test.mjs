@@ -4,7 +4,7 @@
 // sums, and the engine's plain refusal. Screenshots of each view land in out/e2e.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+import { board, launch, open, shot, stones as stonesOn, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -125,6 +125,21 @@ for (const vp of VIEWPORTS) {
     });
   });
 }
+
+test('level 3 on 15×15: a large tree, drawn one step at a time', async () => {
+  const page = await open(browser, VIEWPORTS[0], '/?r=15x15x5&m=h8.i9.h9&o=level3&s=X');
+  assert.equal(await explain(page), 'alphabeta');
+  assert.match(await text(page, '.explain-body'), /Only the 12 cells/);
+  const steps = Number(await page.$eval('#ex-range', (r) => r.max)) + 1;
+  assert.ok(steps > 100, `${steps} steps`);
+  await page.click('#ex-last');
+  const chosen = await text(page, '#ex-chosen');
+  const cell = /chose ([a-o]\d+)/.exec(chosen)[1];
+  assert.equal((await stonesOn(page))[cell], 'O', `the chosen ${cell} is O's move`);
+  assert.ok((await page.$$('#dlg-explain *')).length < 1500, 'the trace is not drawn whole');
+  await shot(page, 'explain-alphabeta-level3');
+  await page.done();
+});
 
 test('in Polish and Russian', async () => {
   const vp = VIEWPORTS[1];

@@ -369,6 +369,7 @@ export default {
   exStep_return: 'returning its value',
   exPath: 'Moves from the root:',
   exRoot: 'the root (the position before the move)',
+  exRootShort: 'root',
   exToMove: 'To move',
   exMaximises: '{p}, maximises',
   exMinimises: '{p}, minimises',

@@ -399,6 +399,7 @@ export default {
   exStep_return: 'zwrócenie wartości',
   exPath: 'Ruchy od korzenia:',
   exRoot: 'korzeń (pozycja przed ruchem)',
+  exRootShort: 'korzeń',
   exToMove: 'Na ruchu',
   exMaximises: '{p}, maksymalizuje',
   exMinimises: '{p}, minimalizuje',

@@ -400,6 +400,7 @@ export default {
   exStep_return: 'возврат значения',
   exPath: 'Ходы от корня:',
   exRoot: 'корень (позиция до хода)',
+  exRootShort: 'корень',
   exToMove: 'Ход',
   exMaximises: '{p}, максимизирует',
   exMinimises: '{p}, минимизирует',
