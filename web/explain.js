@@ -174,7 +174,9 @@ function rulesView(ex, ctx) {
   const root = el('div', 'explain-rules');
   const chosen = keyOf(ctx.chosen);
   const lineText = ex.line !== null && ex.line !== undefined ? ex.rows[ex.line] : null;
-  root.append(el('p', 'explain-rule', [el('strong', null, t(`exRule_${ex.rule}`)), ' ', t(`exRuleWhy_${ex.rule}`, { p: ex.for })]));
+  // A side or corner can be a fork pattern's reply: then the pattern is why.
+  const why = ex.pattern && ex.pattern.played ? 'fork' : ex.rule;
+  root.append(el('p', 'explain-rule', [el('strong', null, t(`exRule_${ex.rule}`)), ' ', t(`exRuleWhy_${why}`, { p: ex.for })]));
   const stones = new Map();
   const marks = new Map();
   for (const s of ex.squares) {
@@ -435,7 +437,7 @@ function leafView(node) {
 // ---------------------------------------------------------------------------------------------
 // The perfect player
 
-function perfectView(ex) {
+function perfectView(ex, ctx) {
   const root = el('div', 'explain-perfect');
   const value = el('p', 'explain-rule', [el('strong', null, exactValue(ex.value)), ' — ', t(`exReason_${ex.reason}`, { p: ex.for })]);
   root.append(value, el('p', null, t('exBest', { cells: ex.best.join(', ') })));
@@ -443,7 +445,10 @@ function perfectView(ex) {
   const line = el('ol', 'explain-line');
   line.id = 'ex-line';
   for (const step of ex.path) line.append(el('li', null, `${step.player} ${step.move} — ${exactValue(step.value)}`));
-  root.append(line);
+  const path = ex.path.map((step) => step.move);
+  const marks = new Map(path.map((m, i) => [keyOf(m), i + 1]));
+  const pic = miniBoard(ctx.rules, stonesOf([...ctx.moves, ...path], ctx.first), { marks, focus: keyOf(ctx.chosen), label: t('exLineOfPlay') });
+  root.append(el('div', 'explain-side', [pic, line]));
   if (!ex.path_complete) root.append(el('p', 'legend', t('exPathCut')));
   root.append(el('h3', null, t('exEveryMove')));
   const best = new Set(ex.best);
@@ -465,6 +470,10 @@ const num = (w) => String(Math.round(w * 1000) / 1000);
 function weightsView(ex, ctx) {
   const root = el('div', 'explain-weights');
   root.append(el('p', 'explain-rule', t(ex.mistake ? 'exWeightsMistake' : 'exWeightsChoice', { cells: ex.choices.join(', '), n: ex.weighed, cell: ctx.chosen })));
+  // The weighed cells on the board, numbered heaviest first.
+  const marks = new Map(ex.cells.map((c, i) => [`${c.x},${c.y}`, i + 1]));
+  const pic = miniBoard(ctx.rules, stonesOf(ctx.moves, ctx.first), { marks, focus: keyOf(ctx.chosen), label: t('exWeightsRank') });
+  root.append(el('div', 'explain-side', [pic, el('p', 'legend', t('exWeightsRank'))]));
   root.append(el('p', 'legend', t('exWeightsKey')));
   for (const cell of ex.cells) {
     const det = el('details', 'explain-cell');

@@ -402,6 +402,7 @@ export default {
   exEveryMove: 'Every move',
   exWeightsChoice: '{n} cells weighed; the heaviest: {cells}. The bot picked {cell} by its seed.',
   exWeightsMistake: '{n} cells weighed; a deliberate mistake: the bot chose among the six heaviest ({cells}) and picked {cell}.',
+  exWeightsRank: 'The heaviest cells, numbered from the heaviest; the ringed one is the move.',
   exWeightsKey: 'For each cell each side’s stone is put there in turn. Along each line an attack weighs the table at [power][potential] ÷ divider; a breakpoint line (a four, an open three, a broken three) counts; a side’s second one earns the double-breakpoint bonus instead.',
   exChosenTag: 'chosen',
   exChoiceTag: 'a choice',

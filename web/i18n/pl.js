@@ -432,6 +432,7 @@ export default {
   exEveryMove: 'Każdy ruch',
   exWeightsChoice: 'Zważono {n} pól; najcięższe: {cells}. Bot wybrał {cell} według ziarna.',
   exWeightsMistake: 'Zważono {n} pól; celowy błąd: bot wybierał spośród sześciu najcięższych ({cells}) i wybrał {cell}.',
+  exWeightsRank: 'Najcięższe pola, ponumerowane od najcięższego; obwiedzione to ruch.',
   exWeightsKey: 'Na każdym polu stawia się po kolei kamień każdej strony. Wzdłuż każdej linii atak waży tablicę [siła][potencjał] ÷ dzielnik; linia przełomowa (czwórka, otwarta trójka, trójka z przerwą) się liczy; druga taka linia strony daje zamiast tego premię za podwójny przełom.',
   exChosenTag: 'wybrane',
   exChoiceTag: 'do wyboru',
