@@ -246,11 +246,14 @@ export function autoMove() {
     async (signal) => {
       const moves = store.tree.moves;
       const mover = position().to_move;
-      const r = await call('hint', { rules: apiRules(store.rules), moves }, { signal });
+      const body = { rules: apiRules(store.rules), moves, opponent: HINT_OPPONENT, seed: newSeed() };
+      const r = await call('hint', body, { signal });
       checkAborted(signal);
       const state = await fetchState([...moves, r.move.cell], signal);
       store.info = () => t('autoPlayed', { cell: r.move.cell, details: searchDetails(r, mover) });
       advance(state);
+      store.tree.cursor.explain = { body, played: r.move.cell };
+      render();
     },
     afterMove,
   );

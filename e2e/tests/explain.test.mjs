@@ -4,7 +4,7 @@
 // sums, and the engine's plain refusal. Screenshots of each view land in out/e2e.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { board, launch, open, shot, stones as stonesOn, VIEWPORTS } from '../lib.mjs';
+import { board, idle, launch, open, shot, stones as stonesOn, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -102,6 +102,15 @@ for (const vp of VIEWPORTS) {
       assert.equal(await explain(page), 'perfect');
       assert.equal(await text(page, '#dlg-explain-title'), `Why the hint ${hint}?`);
       assert.match(await text(page, '#ex-line li'), new RegExp(`X ${hint} — `));
+      await page.done();
+    });
+
+    test('a move the computer made for the player (D) is explained too', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=a1.b2&o=human');
+      await page.keyboard.press('d');
+      await page.waitForFunction(() => document.getElementById('board').dataset.ply === '3');
+      await idle(page);
+      assert.equal(await explain(page), 'perfect');
       await page.done();
     });
 
