@@ -375,7 +375,7 @@ function show(i) {
       if (n === node) tr.classList.add('fired');
       return tr;
     });
-    parts.push(table([t('exMove'), '', 'α', 'β'], rows, 'stack'));
+    parts.push(table([t('exMove'), '', 'α', 'β'], rows, 'stack'), el('p', 'legend', t('exStackKey')));
   }
   if (step.kind === 'leaf') parts.push(leafView(node));
   if (step.kind === 'return') {

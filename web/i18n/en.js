@@ -370,6 +370,7 @@ export default {
   exPath: 'Moves from the root:',
   exRoot: 'the root (the position before the move)',
   exRootShort: 'root',
+  exStackKey: 'The searches this position is inside, from the root, each with the window it was searched with.',
   exToMove: 'To move',
   exMaximises: '{p}, maximises',
   exMinimises: '{p}, minimises',

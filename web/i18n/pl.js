@@ -400,6 +400,7 @@ export default {
   exPath: 'Ruchy od korzenia:',
   exRoot: 'korzeń (pozycja przed ruchem)',
   exRootShort: 'korzeń',
+  exStackKey: 'Przeszukiwania, wewnątrz których jest ta pozycja, od korzenia, każde z oknem, z jakim je przeszukano.',
   exToMove: 'Na ruchu',
   exMaximises: '{p}, maksymalizuje',
   exMinimises: '{p}, minimalizuje',
