@@ -15,6 +15,7 @@ import { refreshAnalysis, toggleAnalysis, toggleRawScores } from './analysis.js'
 import { refreshExact, toggleExact } from './exact.js';
 import { bindExplorer, resetExplorer, toggleExplorer } from './explorer.js';
 import { bindShare, openShare } from './share.js';
+import { bindExplain } from './explain.js';
 import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
 import { describeError, hideError, hideLinkError, retryError, showError, showLinkError, showRequestFailure } from './errors.js';
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
@@ -134,6 +135,7 @@ function bind() {
         $('dlg-new').open ||
         $('dlg-help').open ||
         $('dlg-share').open ||
+        $('dlg-explain').open ||
         $('dlg-room').open ||
         $('dlg-resign').open ||
         inRoom() ||
@@ -164,6 +166,7 @@ function bind() {
   onSystemSchemeChange(() => setTheme(settings.theme));
   bindDialog();
   bindShare();
+  bindExplain();
   bindRoom();
   bindRecord();
   bindExplorer(goto);

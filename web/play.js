@@ -94,6 +94,12 @@ function runStep(kind, work, then, onError) {
   );
 }
 
+/** The hint's bot: the API's default for a hint, named. */
+const HINT_OPPONENT = { level: 6 };
+
+/** A seed for a bot's random choices, kept with the request so the move can be explained. */
+const newSeed = () => Math.floor(Math.random() * 2 ** 31);
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function checkAborted(signal) {
@@ -162,12 +168,15 @@ export function computerMove() {
     async (signal) => {
       const pause = sleep(COMPUTER_PAUSE_MS);
       const mover = position().to_move;
-      const body = { rules: apiRules(store.rules), moves: store.tree.moves, opponent: apiOpponent(store.opponent) };
+      // The seed is kept so that "How did it choose?" explains this very decision.
+      const body = { rules: apiRules(store.rules), moves: store.tree.moves, opponent: apiOpponent(store.opponent), seed: newSeed() };
       const r = await call('move', body, { signal });
       await pause;
       checkAborted(signal);
       store.info = () => t('computerPlayed', { cell: r.move.cell, details: searchDetails(r, mover) });
       advance(r.state);
+      store.tree.cursor.explain = { body, played: r.move.cell };
+      render();
     },
     afterMove,
   );
@@ -237,11 +246,14 @@ export function autoMove() {
     async (signal) => {
       const moves = store.tree.moves;
       const mover = position().to_move;
-      const r = await call('hint', { rules: apiRules(store.rules), moves }, { signal });
+      const body = { rules: apiRules(store.rules), moves, opponent: HINT_OPPONENT, seed: newSeed() };
+      const r = await call('hint', body, { signal });
       checkAborted(signal);
       const state = await fetchState([...moves, r.move.cell], signal);
       store.info = () => t('autoPlayed', { cell: r.move.cell, details: searchDetails(r, mover) });
       advance(state);
+      store.tree.cursor.explain = { body, played: r.move.cell };
+      render();
     },
     afterMove,
   );
@@ -250,10 +262,12 @@ export function autoMove() {
 export function askHint() {
   if (store.step || !humanToMove()) return;
   runStep('hint', async (signal) => {
-    const r = await call('hint', { rules: apiRules(store.rules), moves: store.tree.moves }, { signal });
+    // The hint's bot (level 6) and its seed are named so that the hint can be explained.
+    const body = { rules: apiRules(store.rules), moves: store.tree.moves, opponent: HINT_OPPONENT, seed: newSeed() };
+    const r = await call('hint', body, { signal });
     checkAborted(signal);
     const mover = position().to_move;
-    store.hint = { x: r.move.x, y: r.move.y, p: mover, cell: r.move.cell };
+    store.hint = { x: r.move.x, y: r.move.y, p: mover, cell: r.move.cell, explain: { body, played: r.move.cell } };
     store.info = () => t('hintIs', { cell: r.move.cell, details: searchDetails(r, mover) });
     render();
   }, () => {

@@ -1,0 +1,165 @@
+// "How did it choose?": after the computer's move, the bot's explanation of that very move (the
+// same request and seed), one view per bot: the rule player's rule and numbered squares, the
+// line counter's alpha-beta trace stepped through, the perfect player's line, the attack weights'
+// sums, and the engine's plain refusal. Screenshots of each view land in out/e2e.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { board, idle, launch, open, shot, stones as stonesOn, VIEWPORTS } from '../lib.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Opens the view for the computer's last move and waits for its explanation (or refusal). */
+async function explain(page) {
+  await page.waitForSelector('#btn-explain:not([hidden])');
+  await page.click('#btn-explain');
+  await page.waitForSelector('#dlg-explain[open]');
+  await page.waitForFunction(() => document.getElementById('dlg-explain').dataset.kind !== '');
+  return page.$eval('#dlg-explain', (d) => d.dataset.kind);
+}
+
+const text = (page, sel) => page.textContent(sel);
+
+for (const vp of VIEWPORTS) {
+  describe(`explain (${vp.name})`, () => {
+    test('the line counter: its alpha-beta tree step by step, to the chosen move', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=a1.b2&o=alphabeta:2&s=O');
+      const b = await board(page);
+      assert.equal(b.ply, '3', 'the computer played');
+      assert.equal(await explain(page), 'alphabeta');
+      assert.match(await text(page, '.explain-counts'), /Depth 2: \d+ positions searched/);
+      assert.equal(await page.$eval('#ex-panel', (p) => p.dataset.step), '0');
+      assert.equal(await text(page, '#ex-alpha'), '−∞');
+      assert.equal(await text(page, '#ex-beta'), '+∞');
+      assert.equal(await text(page, '#ex-value'), '…');
+      // Into the tree: the first child's window, then its first leaf's value and terms.
+      await page.click('#ex-forward');
+      await page.click('#ex-forward');
+      assert.equal(await page.$eval('#ex-panel', (p) => p.dataset.kind), 'leaf');
+      assert.match(await text(page, '#ex-value'), /^-?\d+$/);
+      assert.ok((await page.$$('#ex-terms tbody tr')).length >= 2, 'a leaf shows its terms');
+      const alphas = new Set();
+      const values = new Set();
+      for (let i = 0; i < 12; i++) {
+        await page.click('#ex-forward');
+        alphas.add(await text(page, '#ex-alpha'));
+        values.add(await text(page, '#ex-value'));
+      }
+      assert.ok(alphas.size > 1 || (await page.$('#ex-cut')), 'alpha changes as the search goes');
+      assert.ok(values.size > 1, 'the values change');
+      const at = Number(await page.$eval('#ex-panel', (p) => p.dataset.step));
+      await page.click('#ex-back');
+      assert.equal(await page.$eval('#ex-panel', (p) => p.dataset.step), String(at - 1));
+      await shot(page, `explain-alphabeta-${vp.name}`);
+      await page.click('#ex-last');
+      const chosen = await text(page, '#ex-chosen');
+      assert.match(chosen, /The bot chose [a-c][1-3]/);
+      const stones = await page.$$eval('#grid [data-stone]:not([data-stone=""])', (els) => els.map((e) => e.dataset.cell));
+      const cell = /chose ([a-c][1-3])/.exec(chosen)[1];
+      assert.ok(stones.includes(cell) && !['a1', 'b2'].includes(cell), `the chosen move ${cell} is the move played`);
+      assert.equal(await page.$('.explain-body .warn'), null, 'the explained move is the move played');
+      // Played back from the start, the trace moves on by itself.
+      await page.click('#ex-first');
+      await page.selectOption('#ex-speed', '100');
+      await page.click('#ex-play');
+      await page.waitForFunction(() => Number(document.getElementById('ex-panel').dataset.step) > 5);
+      assert.ok((await page.$$('#ex-panel *')).length < 200, 'only the step shown is drawn');
+      await page.click('#explain-close');
+      await page.done();
+    });
+
+    test('the rule player: the rule that fired and the nine numbered squares', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=a1.b2.c3&o=rules&s=X');
+      assert.equal(await explain(page), 'rules');
+      assert.match(await text(page, '.explain-rule strong'), /^(Win|Block|Fork reply|Centre|Corner|Side)\.$/);
+      const marks = await page.$$eval('.mini-board.squares .mini-mark', (els) => els.map((e) => Number(e.textContent)));
+      assert.deepEqual([...marks].sort((a, b) => a - b), [1, 2, 4, 8, 16, 32, 64, 128, 256]);
+      assert.equal((await page.$$('.explain-table.ex-rows tbody tr')).length, 8, 'the eight lines with their sums');
+      await shot(page, `explain-rules-${vp.name}`);
+      await page.done();
+    });
+
+    test('the perfect player: the line of best play and every move', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=a1.b2.c3&o=perfect&s=X');
+      assert.equal(await explain(page), 'perfect');
+      assert.match(await text(page, '.explain-rule'), /draw — no move wins/);
+      assert.ok((await page.$$('#ex-line li')).length >= 5, 'the line plays to the end');
+      assert.equal((await page.$$('.explain-table.ex-moves tbody tr')).length, 6);
+      await shot(page, `explain-perfect-${vp.name}`);
+      await page.done();
+    });
+
+    test('the hint: explained by its bot (the perfect player on 3×3)', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=a1.b2&o=rules&s=X');
+      await page.keyboard.press('h');
+      await page.waitForFunction(() => document.getElementById('board').dataset.hint !== '');
+      const hint = (await board(page)).hint;
+      assert.equal(await explain(page), 'perfect');
+      assert.equal(await text(page, '#dlg-explain-title'), `Why the hint ${hint}?`);
+      assert.match(await text(page, '#ex-line li'), new RegExp(`X ${hint} — `));
+      await page.done();
+    });
+
+    test('a move the computer made for the player (D) is explained too', async () => {
+      const page = await open(browser, vp, '/?r=3x3x3&m=a1.b2&o=human');
+      await page.keyboard.press('d');
+      await page.waitForFunction(() => document.getElementById('board').dataset.ply === '3');
+      await idle(page);
+      assert.equal(await explain(page), 'perfect');
+      await page.done();
+    });
+
+    test('the attack weights: the chosen cell and the runners-up, summed', async () => {
+      const page = await open(browser, vp, '/?r=15x15x5&m=h8.i9.h9&o=level2&s=X');
+      assert.equal(await explain(page), 'weights');
+      const cells = await page.$$('.explain-cell');
+      assert.ok(cells.length >= 2, 'the chosen cell and runners-up');
+      assert.match(await text(page, '.explain-cell[open]'), /power \d, potential \d, ÷\d/);
+      assert.match(await text(page, '.explain-cell[open]'), /The cell’s weight: [\d.]+ \+ [\d.]+ = [\d.]+/);
+      await shot(page, `explain-weights-${vp.name}`);
+      await page.done();
+    });
+
+    test('the engine: its explanation is not available yet', async () => {
+      const page = await open(browser, vp, '/?r=15x15x5&m=h8&o=level5&s=X');
+      assert.equal(await explain(page), 'not_explained');
+      assert.match(await text(page, '.explain-refusal'), /cannot explain its moves yet/);
+      await shot(page, `explain-engine-${vp.name}`);
+      await page.done();
+    });
+  });
+}
+
+test('level 3 on 15×15: a large tree, drawn one step at a time', async () => {
+  const page = await open(browser, VIEWPORTS[0], '/?r=15x15x5&m=h8.i9.h9&o=level3&s=X');
+  assert.equal(await explain(page), 'alphabeta');
+  assert.match(await text(page, '.explain-body'), /Only the 12 cells/);
+  const steps = Number(await page.$eval('#ex-range', (r) => r.max)) + 1;
+  assert.ok(steps > 100, `${steps} steps`);
+  await page.click('#ex-last');
+  const chosen = await text(page, '#ex-chosen');
+  const cell = /chose ([a-o]\d+)/.exec(chosen)[1];
+  assert.equal((await stonesOn(page))[cell], 'O', `the chosen ${cell} is O's move`);
+  assert.ok((await page.$$('#dlg-explain *')).length < 1500, 'the trace is not drawn whole');
+  await shot(page, 'explain-alphabeta-level3');
+  await page.done();
+});
+
+test('in Polish and Russian', async () => {
+  const vp = VIEWPORTS[1];
+  const page = await open(browser, vp, '/?r=3x3x3&m=a1.b2.c3&o=rules&s=X', { locale: 'pl-PL' });
+  assert.equal((await text(page, '#btn-explain')).trim(), 'Jak wybrał?');
+  await explain(page);
+  assert.match(await text(page, '.explain-rule strong'), /^(Wygrana|Blokada|Odpowiedź na widełki|Środek|Róg|Bok)\.$/);
+  await shot(page, 'explain-rules-pl');
+  await page.done();
+  const ru = await open(browser, vp, '/?r=15x15x5&m=h8&o=level5&s=X', { locale: 'ru-RU' });
+  await explain(ru);
+  assert.match(await text(ru, '.explain-refusal'), /Движок пока не умеет объяснять/);
+  await ru.done();
+});
