@@ -18,6 +18,7 @@ use crate::body::MAX_BODY_BYTES;
 use crate::error::ApiError;
 use crate::head::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
 use crate::log::panic_message;
+use crate::long_link;
 use crate::play::AppState;
 use crate::pool::EnginePool;
 use crate::rooms::Rooms;
@@ -106,6 +107,13 @@ async fn security_headers(request: Request, next: Next) -> Response {
 async fn request_limits(request: Request, next: Next) -> Response {
     match over_limits(&request) {
         None => next.run(request).await,
+        // A link too long to open gets a page a browser shows, not the API's JSON.
+        Some(ApiError::UriTooLong(_))
+            if request.method() == Method::GET
+                && long_link::is_page_target(request.uri().path().as_bytes()) =>
+        {
+            long_link::response()
+        }
         Some(refusal) => {
             let mut response = refusal.into_response();
             response
