@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::wire::{connect, exchange, http, Server};
+use common::wire::{connect, exchange, http, request, Server};
 use mnk_server::head::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES, SECURITY_HEADERS};
 
 async fn raw(server: &Server, bytes: &[u8]) -> common::wire::Response {
@@ -192,6 +192,49 @@ async fn a_link_too_long_to_open_gets_a_page_not_json() {
             assert!(head.contains(&format!("{name}: ")), "{what}: no {name}");
         }
     }
+    server.stop().await;
+}
+
+/// A client that handles refusals itself (the page) may ask for them with status 200, the real
+/// status in `mnk-status` and the same JSON body, so that a browser does not note them as errors;
+/// without the header nothing changes, and answers that are no refusal keep their status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_come_with_status_200_to_a_client_that_asks() {
+    let server = Server::start(common::config()).await;
+    let illegal = r#"{"rules":"tictactoe","moves":["a1","a1"]}"#;
+    let with_header = |body: &str| {
+        request("POST", "/api/state", Some(body)).replacen(
+            "Host: mnk\r\n",
+            "Host: mnk\r\nMnk-Refusal-Status: 200\r\n",
+            1,
+        )
+    };
+    let plain = raw(
+        &server,
+        request("POST", "/api/state", Some(illegal)).as_bytes(),
+    )
+    .await;
+    assert_eq!(plain.status, 422, "{plain:?}");
+    assert_eq!(plain.header("mnk-status"), None);
+    let asked = raw(&server, with_header(illegal).as_bytes()).await;
+    assert_eq!(asked.status, 200, "{asked:?}");
+    assert_eq!(asked.header("mnk-status"), Some("422"));
+    assert_eq!(asked.code().as_deref(), Some("illegal_move"));
+    assert_eq!(asked.body, plain.body);
+    assert!(asked
+        .header("vary")
+        .is_some_and(|v| v.contains("mnk-refusal-status")));
+    // A bad body (400) too; a good request is answered as ever.
+    let bad = raw(&server, with_header("{").as_bytes()).await;
+    assert_eq!((bad.status, bad.header("mnk-status")), (200, Some("400")));
+    assert_eq!(bad.code().as_deref(), Some("bad_json"));
+    let good = raw(
+        &server,
+        with_header(r#"{"rules":"tictactoe","moves":["a1"]}"#).as_bytes(),
+    )
+    .await;
+    assert_eq!((good.status, good.header("mnk-status")), (200, None));
+    assert_eq!(good.code(), None);
     server.stop().await;
 }
 
