@@ -6,16 +6,39 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import en from '../web/i18n/en.js';
+import pl from '../web/i18n/pl.js';
+import ru from '../web/i18n/ru.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 export const OUT_DIR = path.resolve(here, '../out/e2e');
 export const BASE = process.env.MNK_URL || '';
 
+/** The page's languages: each one's dictionary and the browser locale that chooses it. */
+export const LANGUAGES = [
+  { lang: 'en', locale: 'en-US', dict: en },
+  { lang: 'pl', locale: 'pl-PL', dict: pl },
+  { lang: 'ru', locale: 'ru-RU', dict: ru },
+];
+
+/** A text of the page in a language's dictionary, with its {placeholders} filled as i18n.js does. */
+export function say(dict, key, params = {}) {
+  const s = dict[key] ?? en[key];
+  assert.ok(s !== undefined, `no text ${key}`);
+  return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** A RegExp matching `text` literally. */
+export const literally = (text) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+
 export const VIEWPORTS = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 },
   { name: 'phone', viewport: { width: 375, height: 667 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
 ];
+
+/** A taller phone (390×844), for what must fit on a phone's first screen. */
+export const TALL_PHONE = { name: 'tall phone', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 export function chromiumMissingMessage() {
   return `Chromium is missing at ${CHROMIUM}. The browser tests need Debian's Chromium: run \`apt-get install chromium\` (as root), then run the tests again.`;
@@ -66,8 +89,12 @@ export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', 
   }
   const page = await context.newPage();
   const errors = [];
+  // Every console error, the browser's own note of a failed request included (`errors` leaves
+  // those out: a test of the server's failures causes them on purpose).
+  page.consoleErrors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
+    if (m.type() === 'error') page.consoleErrors.push(m.text());
     if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
   });
   if (setup) await setup(page);

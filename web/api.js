@@ -87,16 +87,21 @@ async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
   }
 }
 
-/** Asks the server. */
+/**
+ * Asks the server. Refusals are asked for with status 200 and their real status in `Mnk-Status`
+ * (docs/api.md): the page handles every one, and a browser notes each response with an error
+ * status as an error in its console.
+ */
 async function callServer(path, body, { signal, timeoutMs = TIMEOUT_MS, headers = {} } = {}) {
   const limit = deadline(signal, timeoutMs);
   const { ctl } = limit;
   try {
     let res;
     try {
+      const asked = { ...headers, 'Mnk-Refusal-Status': '200' };
       res = await fetch(`api/${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
+        headers: body === undefined ? asked : { ...asked, 'Content-Type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: ctl.signal,
       });
@@ -113,16 +118,12 @@ async function callServer(path, body, { signal, timeoutMs = TIMEOUT_MS, headers 
       if (ctl.signal.aborted) throw new RequestError('aborted', 'cancelled');
       json = null;
     }
-    if (!res.ok) {
+    const status = Number(res.headers.get('Mnk-Status')) || res.status;
+    if (status < 200 || status >= 300) {
       const err = json && json.error;
-      throw new RequestError(
-        'http',
-        err && err.message ? err.message : `HTTP ${res.status}`,
-        res.status,
-        err && err.code ? err.code : undefined,
-      );
+      throw new RequestError('http', err && err.message ? err.message : `HTTP ${status}`, status, err && err.code ? err.code : undefined);
     }
-    if (json === null) throw new RequestError('http', 'the answer was not JSON', res.status);
+    if (json === null) throw new RequestError('http', 'the answer was not JSON', status);
     return json;
   } finally {
     limit.release();

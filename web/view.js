@@ -304,10 +304,15 @@ function renderLegend(st) {
   el.dataset.source = (node.exact && node.exact.source) || '';
 }
 
-/** The key to exact mode's colours, the position's value, and where the values came from. */
+/**
+ * The key to exact mode's colours, the position's value, and where the values came from: the
+ * book alone ("without searching"), or the book's part after the solver ran out of time, which
+ * the partial key says already.
+ */
 function exactLegend(exact, toMove) {
-  const key = exact.partial ? t('exactPartial', { p: toMove }) : t('exactLegend', { p: toMove });
   const value = t('exactPosition', { value: valueText(exact.value, toMove) });
+  if (exact.partial) return `${t('exactPartial', { p: toMove })} ${value}`;
+  const key = t('exactLegend', { p: toMove });
   return exact.source === 'book' ? `${key} ${value} ${t('exactFromBook')}` : `${key} ${value}`;
 }
 

@@ -1,10 +1,12 @@
 // Study: the solved opening books shipped in the server. On 7×7×5 after X's book move d4 the
 // book holds every reply of O, so exact mode colours all 48 free cells at once without the
 // solver and says the values came from the book (7×7×5 is a draw: books/7x7x5.book, written by
-// `mnk solve 7 7 5 --book`); the explorer marks the same values as the book's.
+// `mnk solve 7 7 5 --book`); the explorer marks the same values as the book's. The book also
+// holds every first move, so the empty board is coloured at once, not after the solver's 4 s;
+// where the solver does run out of time the legend says only that the book's part is shown.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { board, launch, open, VIEWPORTS } from '../lib.mjs';
+import { board, LANGUAGES, launch, open, say, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -34,5 +36,52 @@ for (const vp of VIEWPORTS) {
       assert.match(await page.textContent('#explorer-tree .xnote[data-state="book"]'), /solved opening book/);
       await page.done();
     });
+
+    for (const { lang, locale, dict } of LANGUAGES) {
+      test(`7×7×5's empty board: every first move from the book at once (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=7x7x5&o=human', { locale });
+        const asked = Date.now();
+        await page.keyboard.press('e');
+        await page.waitForFunction(() => document.getElementById('legend').dataset.state === 'solved', null, { timeout: 30000 });
+        // The solver alone is given 4 s and does not prove this board in them.
+        const waited = Date.now() - asked;
+        assert.ok(waited < 3000, `answered in ${waited} ms`);
+        assert.equal(await page.getAttribute('#legend', 'data-source'), 'book');
+        const b = await board(page);
+        assert.equal(b.exactCells, '49');
+        assert.ok(b.exact.split(' ').every((e) => e.endsWith(':draw')), b.exact);
+        const legend = await page.textContent('#legend');
+        assert.ok(legend.includes(say(dict, 'exactFromBook')), legend);
+        assert.ok(legend.includes(say(dict, 'exactLegend', { p: 'X' })), legend);
+        assert.ok(!legend.includes(say(dict, 'exactPartial', { p: 'X' })), legend);
+        await page.done();
+      });
+
+      test(`the book's part after the solver ran out of time is not "without searching" (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=7x7x5&m=d4.c3&o=human', { locale, thinking: 'server' });
+        // The server's answer when its solver ran out of time on a book position: the book's move.
+        await page.route('**/api/solve', (route) =>
+          route.fulfill({
+            contentType: 'application/json',
+            body: JSON.stringify({
+              value: { kind: 'draw', text: 'draw', expect: 0.5 },
+              best: 'd3',
+              nodes: 0,
+              time_ms: 4001,
+              moves: [{ cell: 'd3', x: 3, y: 2, value: { kind: 'draw', text: 'draw', expect: 0.5 } }],
+              source: 'book',
+              partial: true,
+            }),
+          }),
+        );
+        await page.keyboard.press('e');
+        await page.waitForFunction(() => document.getElementById('legend').dataset.state === 'solved', null, { timeout: 30000 });
+        assert.equal((await board(page)).exact, 'd3:draw');
+        const legend = await page.textContent('#legend');
+        assert.ok(legend.startsWith(say(dict, 'exactPartial', { p: 'X' })), legend);
+        assert.ok(!legend.includes(say(dict, 'exactFromBook')), legend);
+        await page.done();
+      });
+    }
   });
 }

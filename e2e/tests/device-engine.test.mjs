@@ -268,7 +268,8 @@ describe('the same engine on the device as on the server', () => {
     // Boards whose empty position the solver settles within seconds, and the two with books.
     const boards = ['3x3x3', '4x3x3', '4x4x3', '4x4x4', '5x4x4', '5x5x4', '6x4x4', '6x5x4', '6x6x4', '5x5x5', '6x6x5', '7x6x5', '7x7x5'];
     for (const rules of boards) {
-      // 7×7×5 is beyond the solver's seconds: both answer the book's part when time runs out.
+      // 7×7×5 is beyond the solver's seconds: both answer from the book, which holds every first
+      // move.
       const request = { rules, moves: [], time_ms: rules === '7x7x5' ? 2000 : 10000 };
       const server = await (await fetch(`${BASE}/api/solve`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(request) })).json();
       const device = await page.evaluate((r) => mnkEngine.ask('solve', r), request);

@@ -1,9 +1,11 @@
 // Failures are shown, never hung on: a 500, a dropped connection, a slow answer (the thinking
 // indicator), the dialog's own validation and the server's refusal of impossible rules. The page
-// thinks on the server here (the player's setting), since these are the server's failures.
+// thinks on the server here (the player's setting), since these are the server's failures. A
+// refusal the page handles (an illegal link, a board too large to solve) leaves no error in the
+// browser's console.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { board, idle, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+import { board, idle, LANGUAGES, launch, open, say, shot, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -33,6 +35,23 @@ for (const vp of VIEWPORTS) {
       assert.equal(await page.isVisible('#error'), false);
       await page.done(true);
     });
+
+    for (const { lang, locale, dict } of LANGUAGES) {
+      test(`a refusal the page handles leaves no error in the console (${lang})`, async () => {
+        // The server refuses the link's second move (422): the page says so.
+        const page = await open(browser, vp, '/?r=3x3x3&m=a1.a1&o=human', { thinking: 'server', locale });
+        await page.waitForSelector('#error:not([hidden])');
+        assert.ok((await page.textContent('#error-text')).startsWith(say(dict, 'errLinkRefused', { message: 'move 2' })));
+        // 15×15 is too large to solve (422): exact mode says so in words.
+        await page.goto(page.url().replace(/\?.*$/, '?r=15x15x5&m=h8&o=human'));
+        await idle(page);
+        await page.keyboard.press('e');
+        await page.waitForFunction(() => document.getElementById('legend').dataset.state === 'too_large', null, { timeout: 30000 });
+        assert.equal(await page.textContent('#legend'), say(dict, 'exactTooLarge'));
+        assert.deepEqual(page.consoleErrors, []);
+        await page.done();
+      });
+    }
 
     test('a dropped connection on /api/state is shown; the move is not kept', async () => {
       const page = await open(browser, vp, '/?r=3x3x3&o=human', { thinking: 'server' });

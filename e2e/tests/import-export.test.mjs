@@ -1,12 +1,13 @@
 // Study, item 6: import and export. A .psq file written by hand from the format's description
 // (crates/mnk-core/tests/data/) opens as a game; a record and a diagram paste in; the game
-// exports as a .psq that imports back to the same moves, and as a PNG of the board.
+// exports as a .psq that imports back to the same moves, and as a PNG of the board. A record
+// naming a cell beyond the largest board is refused.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { board, idle, launch, open, VIEWPORTS } from '../lib.mjs';
+import { board, idle, LANGUAGES, launch, open, say, stones, VIEWPORTS } from '../lib.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const handWritten = fs.readFileSync(path.resolve(here, '../../crates/mnk-core/tests/data/vertical-five-20x20.psq'), 'utf8');
@@ -60,6 +61,26 @@ for (const vp of VIEWPORTS) {
       assert.equal((await board(page)).ply, '2');
       await page.done();
     });
+
+    for (const { lang, locale, dict } of LANGUAGES) {
+      test(`a cell beyond the largest board is refused, the game unchanged (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=9x9x5&m=e5&o=human', { locale });
+        await page.keyboard.press('i');
+        await page.waitForSelector('#dlg-share[open]');
+        await page.fill('#import-text', 'h8 z99');
+        await page.click('#btn-import');
+        await page.waitForFunction(() => document.getElementById('share-status').dataset.error === 'true', null, { timeout: 30000 });
+        const status = await page.textContent('#share-status');
+        assert.ok(status.startsWith(say(dict, 'errRefused', { message: '' })), status);
+        assert.match(status, /move 2 \(z99\) is beyond the largest board, 32×32/);
+        await page.click('#share-close');
+        assert.equal((await board(page)).ply, '1');
+        assert.deepEqual(await stones(page), { e5: 'X' });
+        assert.match(new URL(page.url()).searchParams.get('r'), /^9x9x5/);
+        await page.done();
+      });
+
+    }
 
     test('.psq export imports back to the same game; the PNG is a picture', async () => {
       const page = await open(browser, vp, '/?r=15x15x5&m=h8.i9.j10.a1.o15&o=human');

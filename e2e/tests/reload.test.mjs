@@ -1,7 +1,8 @@
-// The game lives in the URL: reloading, or opening the link elsewhere, restores it.
+// The game lives in the URL: reloading, or opening the link elsewhere, restores it. A link too
+// long for the server shows a page saying so.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BASE, board, launch, open, play, stones, VIEWPORTS } from '../lib.mjs';
+import { BASE, board, idle, launch, open, play, stones, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -43,6 +44,26 @@ for (const vp of VIEWPORTS) {
       const b = await board(page);
       assert.equal(b.ply, '0');
       await page.done(true);
+    });
+
+    test('a link too long to open shows a page saying so, in each language, not JSON', async () => {
+      const context = await browser.newContext({ viewport: vp.viewport, deviceScaleFactor: vp.deviceScaleFactor, isMobile: vp.isMobile || false, hasTouch: vp.hasTouch || false });
+      const page = await context.newPage();
+      // Some 20 KB of moves: over the 16 KiB the server reads of an address.
+      const response = await page.goto(`${BASE}/?r=15x15x5&o=human&m=${'h8.i9.'.repeat(3400)}`);
+      assert.equal(response.status(), 414);
+      assert.match(response.headers()['content-type'], /^text\/html/);
+      const body = await page.textContent('body');
+      assert.ok(!body.includes('"error"'), body);
+      assert.match(await page.textContent('p[lang="en"]'), /This link is too long to open/);
+      assert.match(await page.textContent('p[lang="pl"]'), /Tego linku nie da się otworzyć/);
+      assert.match(await page.textContent('p[lang="ru"]'), /Эту ссылку не открыть/);
+      for (const lang of ['en', 'pl', 'ru']) assert.ok(await page.isVisible(`p[lang="${lang}"] a`));
+      // Its link opens the page itself.
+      await page.click('p[lang="en"] a');
+      await idle(page);
+      assert.equal((await board(page)).ply, '0');
+      await context.close();
     });
 
     test('a link played by the computer first: the computer moves on arrival', async () => {

@@ -13,14 +13,15 @@
 //! The rules are the request's when it gives them (a `.psq` file's board must then be theirs);
 //! otherwise the text implies them, always five in a row, freestyle, X first: a `.psq` file or a
 //! diagram gives its board (k is then at most its longer side), a record is put on the smallest of
-//! [`RECORD_SIDES`] that holds it, or on the unbounded board when none does.
+//! [`RECORD_SIDES`] that holds it, or on the unbounded board when none does, which only x,y pairs
+//! reach: a cell named in letters beyond the largest board (`z99`) is refused as a mistake.
 //!
 //! The answer is what `/api/state` answers for the imported game, plus its format, so the page
 //! loads it as it is. `POST /api/export` writes a game as a record, a `.psq` file or a diagram,
 //! so the page never writes file formats itself. Neither endpoint thinks: they answer at once,
 //! outside the engine pool.
 
-use mnk_core::{Board, Cell, Player, Position, Psq, PsqError, Rules, Win, PSQ_K};
+use mnk_core::{Board, Cell, Player, Position, Psq, PsqError, Rules, Win, MAX_SIDE, PSQ_K};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
@@ -28,7 +29,7 @@ use crate::error::ApiError;
 use crate::game::{self, cell_names, check_move_count, parse_rules, state_json};
 
 /// The square boards a move record is put on when the request gives no rules, smallest first.
-pub const RECORD_SIDES: [u32; 3] = [15, 19, mnk_core::MAX_SIDE];
+pub const RECORD_SIDES: [u32; 3] = [15, 19, MAX_SIDE];
 
 /// `POST /api/import`: text to read, and optionally the rules to read it under.
 #[derive(Debug, Deserialize)]
@@ -210,10 +211,36 @@ fn from_record(text: &str, rules: Option<Rules>) -> Result<Position, ApiError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let rules = match rules {
         Some(rules) => rules,
-        None => implied_rules(record_board(&words))?,
+        None => {
+            letters_on_the_largest_board(&words)?;
+            implied_rules(record_board(&words))?
+        }
     };
     let moves: Vec<Json> = words.iter().map(|w| Json::from(*w)).collect();
     game::play(rules, &moves)
+}
+
+/// Refuses a cell named in letters and numbers (`z99`) beyond the largest board: such names are a
+/// bounded board's, so a record read without rules that holds one is mistaken, not a game on the
+/// board without borders (whose cells are written as x,y pairs).
+fn letters_on_the_largest_board(words: &[&str]) -> Result<(), ApiError> {
+    let side = MAX_SIDE as i32;
+    for (index, word) in words.iter().enumerate() {
+        let Some(cell) = word.parse::<Cell>().ok().filter(|_| !word.contains(',')) else {
+            continue;
+        };
+        if cell.x >= side || cell.y >= side {
+            return Err(ApiError::BadCell {
+                index,
+                message: format!(
+                    "move {} ({word}) is beyond the largest board, {side}×{side} (columns a to {}, rows 1 to {side}): write the cells of the board without borders as x,y pairs",
+                    index + 1,
+                    mnk_core::column_name(MAX_SIDE - 1),
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The board a record is put on without rules: the smallest of [`RECORD_SIDES`] that holds
@@ -319,6 +346,23 @@ mod tests {
         assert_eq!(moves(&pos), "a1 c2");
         let e = read("h8 zz", None).unwrap_err();
         assert_eq!((e.code(), e.index()), ("bad_cell", Some(1)));
+        // Letters name a bounded board's cells: beyond the largest one is a mistake, not a move
+        // on the board without borders.
+        let e = read("h8 z99", None).unwrap_err();
+        assert_eq!((e.code(), e.index()), ("bad_cell", Some(1)));
+        assert!(
+            e.message().contains("beyond the largest board, 32×32"),
+            "{}",
+            e.message()
+        );
+        assert!(e.message().contains("columns a to af"), "{}", e.message());
+        let e = read("ag1", None).unwrap_err();
+        assert_eq!((e.code(), e.index()), ("bad_cell", Some(0)));
+        let (_, pos) = read("af32 a1", None).unwrap();
+        assert_eq!(pos.rules().size(), Some((32, 32)));
+        // Under rules given with the text, a name is read as the API reads it everywhere.
+        let (_, pos) = read("z99", Some(json!("infx5"))).unwrap();
+        assert_eq!(moves(&pos), "25,98");
         let e = read("a1 a2 a3 b1 b2 b3 c1 c2 c3 a1", Some(json!("3x3x3"))).unwrap_err();
         assert_eq!(e.code(), "too_large");
     }

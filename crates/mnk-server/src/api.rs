@@ -18,6 +18,7 @@ use crate::body::MAX_BODY_BYTES;
 use crate::error::ApiError;
 use crate::head::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
 use crate::log::panic_message;
+use crate::long_link;
 use crate::play::AppState;
 use crate::pool::EnginePool;
 use crate::rooms::Rooms;
@@ -66,6 +67,7 @@ pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<
     let router = Router::new()
         .fallback_service(routes)
         .layer(middleware::from_fn(json_errors))
+        .layer(middleware::from_fn(refusal_status))
         .layer(middleware::from_fn(request_limits))
         .layer(CatchPanicLayer::custom(
             |panic: Box<dyn std::any::Any + Send>| {
@@ -106,6 +108,13 @@ async fn security_headers(request: Request, next: Next) -> Response {
 async fn request_limits(request: Request, next: Next) -> Response {
     match over_limits(&request) {
         None => next.run(request).await,
+        // A link too long to open gets a page a browser shows, not the API's JSON.
+        Some(ApiError::UriTooLong(_))
+            if request.method() == Method::GET
+                && long_link::is_page_target(request.uri().path().as_bytes()) =>
+        {
+            long_link::response()
+        }
         Some(refusal) => {
             let mut response = refusal.into_response();
             response
@@ -147,6 +156,38 @@ async fn fallback(method: Method, uri: Uri, headers: HeaderMap) -> Result<Respon
         ))));
     }
     assets::serve(&method, &uri, &headers)
+}
+
+/// The request header by which a client that handles refusals itself asks for them with status
+/// 200 (its only value is `200`): the page does, since a browser notes every response with an
+/// error status as an error in its console, even one the page expected and explained.
+pub const REFUSAL_STATUS_REQUEST: HeaderName = HeaderName::from_static("mnk-refusal-status");
+/// The response header that then carries a refusal's real status.
+pub const REFUSAL_STATUS: HeaderName = HeaderName::from_static("mnk-status");
+
+/// Answers a refusal (4xx) with status 200 and its real status in [`REFUSAL_STATUS`] when the
+/// request asks so with [`REFUSAL_STATUS_REQUEST`]; the body, the error's JSON, is the same.
+/// Failures of the server (5xx) keep their status.
+async fn refusal_status(request: Request, next: Next) -> Response {
+    let asked = request
+        .headers()
+        .get(&REFUSAL_STATUS_REQUEST)
+        .is_some_and(|v| v.as_bytes() == b"200");
+    let api = request.uri().path().starts_with("/api");
+    let mut response = next.run(request).await;
+    if api {
+        response
+            .headers_mut()
+            .append(header::VARY, HeaderValue::from_static("mnk-refusal-status"));
+    }
+    let status = response.status();
+    if asked && status.is_client_error() {
+        *response.status_mut() = StatusCode::OK;
+        response
+            .headers_mut()
+            .insert(REFUSAL_STATUS, HeaderValue::from(status.as_u16()));
+    }
+    response
 }
 
 /// Gives a JSON body to the errors axum and tower answer on their own (405 from the method

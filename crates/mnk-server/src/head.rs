@@ -6,7 +6,8 @@
 //! parses is handed to hyper untouched, replayed in front of the rest of the stream. Requests
 //! after the first on a kept-alive connection are checked by [`crate::api`]'s middleware (URI and
 //! head size) and, where they do not parse, by hyper, whose bare answers
-//! [`crate::refusals`] rewrites into the same JSON errors.
+//! [`crate::refusals`] rewrites into the same JSON errors. A page's link too long to open is
+//! answered with a page instead ([`crate::long_link`]).
 
 use std::io;
 use std::pin::Pin;
@@ -17,6 +18,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
 
 use crate::error::ApiError;
+use crate::long_link;
 
 /// The longest request head (request line and headers) accepted.
 pub const MAX_HEAD_BYTES: usize = 32 * 1024;
@@ -83,7 +85,13 @@ pub async fn read_first_head(mut stream: TcpStream, timeout: Duration) -> FirstH
             timeout.as_secs()
         )),
     };
-    let _ = tokio::time::timeout(Duration::from_secs(1), answer(&mut stream, &refusal)).await;
+    // A link too long to open gets a page a browser shows, not the API's JSON.
+    let response = if matches!(refusal, ApiError::UriTooLong(_)) && long_link::is_page_head(&read) {
+        long_link::closing_response()
+    } else {
+        closing_response(&refusal)
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), answer(&mut stream, &response)).await;
     FirstHead::Answered
 }
 
@@ -168,9 +176,9 @@ pub fn closing_response(refusal: &ApiError) -> Vec<u8> {
     [head.as_bytes(), body.as_bytes()].concat()
 }
 
-/// Writes `refusal` as a whole HTTP response that closes the connection.
-async fn answer(stream: &mut TcpStream, refusal: &ApiError) -> io::Result<()> {
-    stream.write_all(&closing_response(refusal)).await?;
+/// Writes a whole HTTP response that closes the connection.
+async fn answer(stream: &mut TcpStream, response: &[u8]) -> io::Result<()> {
+    stream.write_all(response).await?;
     stream.shutdown().await
 }
 

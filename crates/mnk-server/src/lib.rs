@@ -25,6 +25,7 @@ pub mod connection;
 pub mod error;
 pub mod head;
 pub mod log;
+pub mod long_link;
 pub mod play;
 pub mod pool;
 pub mod refusals;

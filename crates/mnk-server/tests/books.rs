@@ -154,12 +154,30 @@ async fn the_shipped_book_answers_what_it_knows_when_the_solver_runs_out_of_time
 
 #[tokio::test]
 async fn the_shipped_7x7_book_holds_every_reply_to_its_first_move() {
+    // d4, the move the book's proof plays (every first move draws, so the empty board's answer
+    // may name another as its best).
     let app = app_with(books::shipped());
-    let root = solve(&app, "7x7x5", &[]).await;
-    let best = root["best"].as_str().unwrap().to_string();
-    let answer = solve(&app, "7x7x5", &[best]).await;
+    let answer = solve(&app, "7x7x5", &["d4".to_string()]).await;
     assert_eq!(answer["source"], "book", "{answer}");
     assert_eq!(answer["moves"].as_array().unwrap().len(), 48);
+}
+
+#[tokio::test]
+async fn the_shipped_7x7_book_answers_the_empty_board_at_once() {
+    // The book holds one first move of each symmetry class, so every first move's value is
+    // known: no solver, no time spent (the solver alone needs seconds and more).
+    let app = app_with(books::shipped());
+    let answer = solve(&app, "7x7x5", &[]).await;
+    assert_eq!(answer["source"], "book", "{answer}");
+    assert_eq!(answer["partial"], Value::Null, "{answer}");
+    assert_eq!(answer["nodes"], 0, "{answer}");
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 49, "{answer}");
+    // 7x7x5 is a draw, and so is every first move (an extra stone never hurts under freestyle).
+    assert!(
+        moves.iter().all(|m| m["value"]["kind"] == "draw"),
+        "{answer}"
+    );
 }
 
 #[test]

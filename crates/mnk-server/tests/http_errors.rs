@@ -1,10 +1,11 @@
 //! Every refusal on the wire is the API's JSON error with a stable code, including the ones hyper
-//! would answer itself (a malformed request, a target or head too long), 405 always names the
-//! allowed methods, unknown fields are refused, and every response carries the security headers.
+//! would answer itself (a malformed request, a target or head too long), except a link to the page
+//! too long to open, which a browser is shown as a page; 405 always names the allowed methods,
+//! unknown fields are refused, and every response carries the security headers.
 
 mod common;
 
-use common::wire::{connect, exchange, http, Server};
+use common::wire::{connect, exchange, http, request, Server};
 use mnk_server::head::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES, SECURITY_HEADERS};
 
 async fn raw(server: &Server, bytes: &[u8]) -> common::wire::Response {
@@ -31,7 +32,7 @@ async fn malformed_and_oversized_requests_get_json_errors() {
         (
             "a long target",
             format!(
-                "GET /{} HTTP/1.1\r\nHost: mnk\r\n\r\n",
+                "GET /api/{} HTTP/1.1\r\nHost: mnk\r\n\r\n",
                 "a".repeat(MAX_URI_BYTES)
             )
             .into_bytes(),
@@ -98,7 +99,7 @@ async fn later_requests_on_a_kept_alive_connection_get_the_same_json_errors() {
         (
             "a long target",
             format!(
-                "GET /{} HTTP/1.1\r\nHost: mnk\r\n\r\n",
+                "GET /api/{} HTTP/1.1\r\nHost: mnk\r\n\r\n",
                 "a".repeat(MAX_URI_BYTES)
             ),
             414,
@@ -146,6 +147,94 @@ async fn later_requests_on_a_kept_alive_connection_get_the_same_json_errors() {
             assert!(last.contains(&format!("\r\n{name}: ")), "{what}: no {name}");
         }
     }
+    server.stop().await;
+}
+
+/// A link to the page too long to open is answered with a page a browser shows (414, HTML, the
+/// reason in three languages), on a connection's first request and on a later one alike; the
+/// API's JSON refusal stays for the API.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_too_long_to_open_gets_a_page_not_json() {
+    let server = Server::start(common::config()).await;
+    let link = format!(
+        "GET /?r=15x15x5&m={} HTTP/1.1\r\nHost: mnk\r\nAccept: text/html\r\n\r\n",
+        "h8.".repeat(MAX_URI_BYTES / 3)
+    );
+    let first = raw(&server, link.as_bytes()).await;
+    let mut stream = connect(server.addr).await;
+    let health = "GET /api/health HTTP/1.1\r\nHost: mnk\r\n\r\n";
+    let later = exchange(&mut stream, format!("{health}{link}").as_bytes()).await;
+    assert_eq!(later.status, 200, "{later:?}");
+    // The second response follows the first's JSON body.
+    let second = &later.body[later.body.rfind("HTTP/1.1 ").expect("a second response")..];
+    let (later_head, later_body) = second.split_once("\r\n\r\n").unwrap();
+    for (what, head, body) in [
+        ("first", first.head.clone(), first.body.clone()),
+        (
+            "later",
+            later_head.to_ascii_lowercase(),
+            later_body.to_string(),
+        ),
+    ] {
+        assert!(head.contains("414"), "{what}: {head}");
+        assert!(
+            head.contains("content-type: text/html; charset=utf-8"),
+            "{what}: {head}"
+        );
+        assert!(head.contains("connection: close"), "{what}: {head}");
+        assert!(
+            body.contains("This link is too long to open"),
+            "{what}: {body}"
+        );
+        assert!(body.contains(r#"<p lang="pl">"#) && body.contains(r#"<p lang="ru">"#));
+        assert!(!body.contains("\"error\""), "{what}: {body}");
+        for (name, _) in SECURITY_HEADERS {
+            assert!(head.contains(&format!("{name}: ")), "{what}: no {name}");
+        }
+    }
+    server.stop().await;
+}
+
+/// A client that handles refusals itself (the page) may ask for them with status 200, the real
+/// status in `mnk-status` and the same JSON body, so that a browser does not note them as errors;
+/// without the header nothing changes, and answers that are no refusal keep their status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_come_with_status_200_to_a_client_that_asks() {
+    let server = Server::start(common::config()).await;
+    let illegal = r#"{"rules":"tictactoe","moves":["a1","a1"]}"#;
+    let with_header = |body: &str| {
+        request("POST", "/api/state", Some(body)).replacen(
+            "Host: mnk\r\n",
+            "Host: mnk\r\nMnk-Refusal-Status: 200\r\n",
+            1,
+        )
+    };
+    let plain = raw(
+        &server,
+        request("POST", "/api/state", Some(illegal)).as_bytes(),
+    )
+    .await;
+    assert_eq!(plain.status, 422, "{plain:?}");
+    assert_eq!(plain.header("mnk-status"), None);
+    let asked = raw(&server, with_header(illegal).as_bytes()).await;
+    assert_eq!(asked.status, 200, "{asked:?}");
+    assert_eq!(asked.header("mnk-status"), Some("422"));
+    assert_eq!(asked.code().as_deref(), Some("illegal_move"));
+    assert_eq!(asked.body, plain.body);
+    assert!(asked
+        .header("vary")
+        .is_some_and(|v| v.contains("mnk-refusal-status")));
+    // A bad body (400) too; a good request is answered as ever.
+    let bad = raw(&server, with_header("{").as_bytes()).await;
+    assert_eq!((bad.status, bad.header("mnk-status")), (200, Some("400")));
+    assert_eq!(bad.code().as_deref(), Some("bad_json"));
+    let good = raw(
+        &server,
+        with_header(r#"{"rules":"tictactoe","moves":["a1"]}"#).as_bytes(),
+    )
+    .await;
+    assert_eq!((good.status, good.header("mnk-status")), (200, None));
+    assert_eq!(good.code(), None);
     server.stop().await;
 }
 
