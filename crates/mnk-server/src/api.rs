@@ -16,12 +16,13 @@ use tower_http::trace::{DefaultOnFailure, TraceLayer};
 
 use crate::body::MAX_BODY_BYTES;
 use crate::error::ApiError;
-use crate::head::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
+use crate::head;
 use crate::log::panic_message;
 use crate::long_link;
 use crate::play::AppState;
 use crate::pool::EnginePool;
 use crate::rooms::Rooms;
+use crate::wire::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
 use crate::{assets, ServerConfig};
 
 /// The whole app as an axum router (no listener: tests drive it with `oneshot`).
@@ -93,7 +94,7 @@ pub fn assemble(config: &ServerConfig, pool: Arc<EnginePool>, rooms: Option<Arc<
 async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    for (name, value) in head::SECURITY_HEADERS {
+    for (name, value) in wire::SECURITY_HEADERS {
         headers.insert(
             HeaderName::from_static(name),
             HeaderValue::from_static(value),

@@ -68,7 +68,7 @@ impl Default for ConnectionLimits {
 }
 
 /// The largest buffer hyper keeps for a connection (request heads after the first are bounded by
-/// it; the first is bounded by [`crate::head::MAX_HEAD_BYTES`]).
+/// it; the first is bounded by [`crate::wire::MAX_HEAD_BYTES`]).
 const MAX_BUF_BYTES: usize = 64 * 1024;
 
 /// Raises this process's limit of open files to what the system allows, so that many clients do

@@ -19,31 +19,7 @@ use tokio::net::TcpStream;
 
 use crate::error::ApiError;
 use crate::long_link;
-
-/// The longest request head (request line and headers) accepted.
-pub const MAX_HEAD_BYTES: usize = 32 * 1024;
-/// The longest request target (path and query) accepted.
-pub const MAX_URI_BYTES: usize = 16 * 1024;
-/// The most header fields a request may have.
-pub const MAX_HEADERS: usize = 64;
-
-/// The headers every response carries, the server's own refusals on the wire included. What the
-/// page may load and who may frame it: only its own scripts, styles and API, never in a frame;
-/// no MIME sniffing; no referrer sent to other sites. `'wasm-unsafe-eval'` lets the page compile
-/// its own engine (`engine/mnk.wasm`, from `'self'` like everything else) and nothing more: it
-/// allows no `eval` of JavaScript; `worker-src 'self'` the engine's worker and the service
-/// worker.
-pub const SECURITY_HEADERS: [(&str, &str); 4] = [
-    (
-        "content-security-policy",
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; \
-style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; \
-object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    ),
-    ("x-content-type-options", "nosniff"),
-    ("referrer-policy", "no-referrer"),
-    ("x-frame-options", "DENY"),
-];
+use crate::wire::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES, SECURITY_HEADERS};
 
 /// What became of a connection's first request head.
 #[derive(Debug)]

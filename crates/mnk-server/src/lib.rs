@@ -31,6 +31,7 @@ pub mod pool;
 pub mod refusals;
 pub mod rooms;
 pub mod stalls;
+pub mod wire;
 
 use std::future::Future;
 use std::net::{Ipv4Addr, SocketAddr};

@@ -10,7 +10,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::head::{MAX_URI_BYTES, SECURITY_HEADERS};
+use crate::wire::{MAX_URI_BYTES, SECURITY_HEADERS};
 
 /// Whether a request head (what has arrived of it) asks for a page: a GET outside the API.
 #[must_use]

@@ -6,7 +6,7 @@
 mod common;
 
 use common::wire::{connect, exchange, http, request, Server};
-use mnk_server::head::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES, SECURITY_HEADERS};
+use mnk_server::wire::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES, SECURITY_HEADERS};
 
 async fn raw(server: &Server, bytes: &[u8]) -> common::wire::Response {
     exchange(&mut connect(server.addr).await, bytes).await
