@@ -46,9 +46,13 @@ for (const vp of VIEWPORTS) {
     test("the analysis shows X's chance, the bar the same, the engine's score one click away", async () => {
       const page = await open(browser, vp, `/?r=15x15x5&m=${GAMES.balanced}&o=human`);
       await analysed(page);
-      const first = await page.textContent('#analysis-lines li .score');
+      // Both read at once: the analysis goes on, and the next iteration may change them.
+      const [first, barText] = await page.evaluate(() => [
+        document.querySelector('#analysis-lines li .score').textContent,
+        document.getElementById('evalbar').dataset.chanceX,
+      ]);
       assert.match(first, /^(X \d+%|[XO] wins in \d+ pl(y|ies))$/);
-      const bar = Number(await page.$eval('#evalbar', (el) => el.dataset.chanceX));
+      const bar = Number(barText);
       assert.ok(bar >= 0 && bar <= 1, String(bar));
       const shown = /^X (\d+)%$/.exec(first);
       // The text rounds the bar's chance (kept off 0% and 100% while unproven).
