@@ -69,7 +69,10 @@ for (const vp of VIEWPORTS) {
       await page.mouse.move(mx + 200, my - 150, { steps: 6 });
       await page.mouse.up();
       await page.keyboard.press('c');
-      await page.waitForTimeout(50);
+      // The view is redrawn on the next frame: on a loaded machine that can take more than 50 ms.
+      await page
+        .waitForFunction(() => document.getElementById('board').dataset.view.split(',').every((v) => Math.abs(Number(v)) < 4), null, { timeout: 5000 })
+        .catch(() => {});
       const [cx2, cy2] = await view(page);
       assert.ok(Math.abs(cx2) < 4 && Math.abs(cy2) < 4, `recentred near the stones: ${cx2},${cy2}`);
       await shot(page, `${vp.name}-${theme}-unbounded`);
