@@ -19,7 +19,7 @@ use tokio::net::TcpStream;
 
 use crate::error::ApiError;
 use crate::long_link;
-use crate::wire::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES, SECURITY_HEADERS};
+use crate::wire::{self, MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES};
 
 /// What became of a connection's first request head.
 #[derive(Debug)]
@@ -137,19 +137,7 @@ pub fn not_http(detail: &str) -> ApiError {
 
 /// `refusal` as the bytes of a whole HTTP response that closes the connection.
 pub fn closing_response(refusal: &ApiError) -> Vec<u8> {
-    let body = refusal.body();
-    let status = refusal.status();
-    let mut head = format!(
-        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\ncache-control: no-store\r\nconnection: close\r\n",
-        status.as_u16(),
-        status.canonical_reason().unwrap_or(""),
-        body.len()
-    );
-    for (name, value) in SECURITY_HEADERS {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\n");
-    [head.as_bytes(), body.as_bytes()].concat()
+    wire::closing_response(refusal.status(), "application/json", &refusal.body())
 }
 
 /// Writes a whole HTTP response that closes the connection.

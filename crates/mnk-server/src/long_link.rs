@@ -10,7 +10,7 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::wire::{MAX_URI_BYTES, SECURITY_HEADERS};
+use crate::wire::{self, MAX_URI_BYTES};
 
 /// Whether a request head (what has arrived of it) asks for a page: a GET outside the API.
 #[must_use]
@@ -57,19 +57,11 @@ pub fn html() -> String {
 /// head of a connection, answered before hyper sees it).
 #[must_use]
 pub fn closing_response() -> Vec<u8> {
-    let body = html();
-    let status = StatusCode::URI_TOO_LONG;
-    let mut head = format!(
-        "HTTP/1.1 {} {}\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: {}\r\ncache-control: no-store\r\nconnection: close\r\n",
-        status.as_u16(),
-        status.canonical_reason().unwrap_or(""),
-        body.len()
-    );
-    for (name, value) in SECURITY_HEADERS {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\n");
-    [head.as_bytes(), body.as_bytes()].concat()
+    wire::closing_response(
+        StatusCode::URI_TOO_LONG,
+        "text/html; charset=utf-8",
+        &html(),
+    )
 }
 
 /// The page as a response (for a later request on a kept-alive connection; the router's layers

@@ -27,3 +27,20 @@ object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     ("referrer-policy", "no-referrer"),
     ("x-frame-options", "DENY"),
 ];
+
+/// A whole HTTP/1.1 response that closes the connection, written before hyper sees the
+/// connection (a refused first head): `status`, `content_type`, the security headers, `body`.
+#[must_use]
+pub fn closing_response(status: axum::http::StatusCode, content_type: &str, body: &str) -> Vec<u8> {
+    let mut head = format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\ncache-control: no-store\r\nconnection: close\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or(""),
+        body.len()
+    );
+    for (name, value) in SECURITY_HEADERS {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    [head.as_bytes(), body.as_bytes()].concat()
+}
