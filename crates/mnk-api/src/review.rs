@@ -59,6 +59,12 @@ pub fn review(settings: &Settings, request: &ReviewRequest) -> Result<Job, ApiEr
     let all = game::position(&request.rules, &request.moves)?;
     let cells: Vec<Cell> = all.history().to_vec();
     let from = request.from.unwrap_or(0);
+    if from > cells.len() {
+        return Err(ApiError::BadJson(format!(
+            "from {from} is past the end of a game of {} moves",
+            cells.len()
+        )));
+    }
     let to = request
         .to
         .unwrap_or_else(|| cells.len().min(from + MAX_STRETCH - 1));

@@ -100,6 +100,7 @@ async fn bad_review_requests_are_refused() {
     for (extra, status, code) in [
         (json!({"from": 2, "to": 1}), 400, "bad_json"),
         (json!({"to": 3}), 400, "bad_json"),
+        (json!({"from": 5}), 400, "bad_json"),
         (json!({"nodes": 0}), 400, "bad_json"),
         (json!({"nodes": 1_000_000_000_000u64}), 400, "bad_json"),
         (json!({"colour": "X"}), 400, "bad_json"),
