@@ -140,9 +140,6 @@ function rawText(value, toMove) {
   return forX > 0 ? `+${forX}` : String(forX);
 }
 
-/** How much of the evaluation bar is X's: X's chance. */
-const barShare = (value, toMove) => chanceForX(value, toMove);
-
 function analysisSummary() {
   const { analysis } = store;
   if (analysis.state === 'over') return t('analysisOver');
@@ -201,7 +198,8 @@ function renderAnalysis() {
       return stone;
     });
     board.candidates = lines.map((l) => ({ x: l.move.x, y: l.move.y, text: candidateText(l.value, report.to_move) }));
-    const share = barShare(first.value, report.to_move);
+    // The bar is X's share: X's chance.
+    const share = chanceForX(first.value, report.to_move);
     $('evalbar-x').style.width = `${(100 * share).toFixed(1)}%`;
     $('evalbar').dataset.chanceX = share.toFixed(3);
   }
