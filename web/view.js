@@ -357,6 +357,14 @@ function openingStatus() {
   return t('openingChooseStatus', { who });
 }
 
+/** Why the last move's k or more in a row does not win (caro's closed five, an overline), or ''. */
+function unwonText(st) {
+  const u = st && st.unwon;
+  if (!u) return '';
+  const key = u.reason === 'closed' ? 'unwonClosed' : 'unwonOverline';
+  return t(key, { p: u.player, cells: u.cells.join(' '), n: u.cells.length, k: store.rules.k });
+}
+
 function statusText(outcome, st) {
   if (outcome.status === 'win') {
     if (!vsComputer()) return t('playerWins', { p: outcome.winner });
@@ -421,7 +429,8 @@ export function render() {
   $('banner-text').textContent = ended ? status : '';
   $('banner').dataset.outcome = outcome.status === 'win' ? `win-${outcome.winner}` : outcome.status;
   $('viewing').textContent = tree.ply < lineLength ? t('viewingPly', { n: tree.ply, of: lineLength }) : '';
-  $('info').textContent = typeof store.info === 'function' ? store.info() : store.info;
+  const info = typeof store.info === 'function' ? store.info() : store.info;
+  $('info').textContent = [info, unwonText(st)].filter(Boolean).join(' ');
   renderMoveList();
   renderReview();
   renderAnalysis();

@@ -287,4 +287,8 @@ export default {
   engineServerTitle: 'The computer thinks on the server: choose “Think here” to play offline.',
   roomNeedsNetwork: 'Rooms need the network: you are offline. Games against the computer go on here.',
   errOffline: 'You are offline: rooms and shared games need the network. Games against the computer go on here.',
+
+  // Short names in the dialogs' selects, and notices: kept in one block.
+  unwonClosed: '{p}’s five ({cells}) does not win: under caro a five closed at both ends by the opponent does not count.',
+  unwonOverline: '{p}’s {n} in a row ({cells}) does not win: under these rules only exactly {k} in a row wins.',
 };

@@ -318,4 +318,8 @@ export default {
   engineServerTitle: 'Komputer myśli na serwerze: wybierz „Myśl tutaj”, aby grać bez sieci.',
   roomNeedsNetwork: 'Pokoje wymagają sieci: jesteś offline. Gry z komputerem działają dalej tutaj.',
   errOffline: 'Jesteś offline: pokoje i udostępnione gry wymagają sieci. Gry z komputerem działają dalej tutaj.',
+
+  // Krótkie nazwy w listach okien dialogowych i komunikaty: w jednym bloku.
+  unwonClosed: 'Piątka {p} ({cells}) nie wygrywa: w caro piątka zablokowana przez przeciwnika z obu stron się nie liczy.',
+  unwonOverline: '{n} w rzędzie {p} ({cells}) nie wygrywa: w tych zasadach wygrywa tylko dokładnie {k} w rzędzie.',
 };
