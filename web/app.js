@@ -48,6 +48,18 @@ function renderEngineWhere() {
   $('sel-thinking').value = settings.thinking === 'server' ? 'server' : 'device';
 }
 
+/**
+ * Opens the shortcut list at its top: a modal dialog focuses its first control, here the Close
+ * button at the bottom, and a phone's screen would open the list scrolled down to it.
+ */
+function openHelp() {
+  const dlg = $('dlg-help');
+  if (dlg.open) return;
+  dlg.showModal();
+  $('dlg-help-title').focus();
+  dlg.scrollTop = 0;
+}
+
 function setTheme(theme) {
   applyTheme(theme, () => board.readColors());
 }
@@ -88,7 +100,7 @@ function bind() {
     },
     'btn-reveal': revealTrial,
     'btn-centre': () => board.recentre(),
-    'btn-help': () => $('dlg-help').showModal(),
+    'btn-help': openHelp,
     'btn-retry': retryError,
     'btn-dismiss': hideError,
     'nav-start': toStart,
@@ -113,7 +125,7 @@ function bind() {
       n: openNewGame,
       m: toggleNumbers,
       c: () => board.recentre(),
-      '?': () => $('dlg-help').showModal(),
+      '?': openHelp,
       ArrowLeft: back,
       ArrowRight: forward,
       Home: toStart,

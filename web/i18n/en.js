@@ -289,6 +289,18 @@ export default {
   errOffline: 'You are offline: rooms and shared games need the network. Games against the computer go on here.',
 
   // Short names in the dialogs' selects, and notices: kept in one block.
+  openingFreeName: 'Free',
+  openingSwapName: 'Swap',
+  openingSwap2Name: 'Swap2',
+  presetName_tictactoe: 'Tic-tac-toe',
+  presetName_9x9: '9×9, five in a row',
+  presetName_gomoku15: 'Gomoku 15×15',
+  presetName_gomoku19: 'Gomoku 19×19',
+  presetName_standard: 'Standard 15×15',
+  presetName_unbounded: 'Without borders',
+  presetName_renju: 'Renju 15×15',
+  presetName_caro: 'Caro 15×15',
+  secondPersonShort: 'A second person here',
   unwonClosed: '{p}’s five ({cells}) does not win: under caro a five closed at both ends by the opponent does not count.',
   unwonOverline: '{p}’s {n} in a row ({cells}) does not win: under these rules only exactly {k} in a row wins.',
 };

@@ -320,6 +320,18 @@ export default {
   errOffline: 'Jesteś offline: pokoje i udostępnione gry wymagają sieci. Gry z komputerem działają dalej tutaj.',
 
   // Krótkie nazwy w listach okien dialogowych i komunikaty: w jednym bloku.
+  openingFreeName: 'Wolne',
+  openingSwapName: 'Swap',
+  openingSwap2Name: 'Swap2',
+  presetName_tictactoe: 'Kółko i krzyżyk',
+  presetName_9x9: '9×9, pięć w rzędzie',
+  presetName_gomoku15: 'Gomoku 15×15',
+  presetName_gomoku19: 'Gomoku 19×19',
+  presetName_standard: 'Standardowe 15×15',
+  presetName_unbounded: 'Bez granic',
+  presetName_renju: 'Renju 15×15',
+  presetName_caro: 'Caro 15×15',
+  secondPersonShort: 'Druga osoba tutaj',
   unwonClosed: 'Piątka {p} ({cells}) nie wygrywa: w caro piątka zablokowana przez przeciwnika z obu stron się nie liczy.',
   unwonOverline: '{n} w rzędzie {p} ({cells}) nie wygrywa: w tych zasadach wygrywa tylko dokładnie {k} w rzędzie.',
 };

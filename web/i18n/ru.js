@@ -320,6 +320,18 @@ export default {
   errOffline: 'Вы не в сети: комнатам и общим партиям нужна сеть. Игры с компьютером продолжаются здесь.',
 
   // Короткие названия в списках диалогов и сообщения: одним блоком.
+  openingFreeName: 'Свободный',
+  openingSwapName: 'Swap',
+  openingSwap2Name: 'Swap2',
+  presetName_tictactoe: 'Крестики-нолики',
+  presetName_9x9: '9×9, пять в ряд',
+  presetName_gomoku15: 'Гомоку 15×15',
+  presetName_gomoku19: 'Гомоку 19×19',
+  presetName_standard: 'Стандартное 15×15',
+  presetName_unbounded: 'Без границ',
+  presetName_renju: 'Рэндзю 15×15',
+  presetName_caro: 'Каро 15×15',
+  secondPersonShort: 'Второй человек рядом',
   unwonClosed: 'Пятёрка {p} ({cells}) не выигрывает: в каро пятёрка, закрытая соперником с обеих сторон, не считается.',
   unwonOverline: '{n} в ряд у {p} ({cells}) не выигрывает: по этим правилам выигрывает только ровно {k} в ряд.',
 };
