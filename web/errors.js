@@ -22,8 +22,12 @@ export function isRefusal(err) {
   return err instanceof RequestError && err.kind === 'http' && err.status < 500 && err.status !== 408 && err.status !== 429;
 }
 
-export function showError(err, retry) {
-  store.error = { retry };
+/**
+ * Shows an error with its retry. `sticky`: a notice about the link the page opened with, which
+ * stays while the computer answers (it goes when the player acts or dismisses it).
+ */
+export function showError(err, retry, { sticky = false } = {}) {
+  store.error = { retry, sticky };
   $('error-text').textContent = describeError(err);
   $('error').dataset.code = err && err.code ? err.code : err && err.kind ? err.kind : 'error';
   $('btn-retry').hidden = !retry || isRefusal(err);
@@ -36,7 +40,9 @@ export function showRequestFailure(err, retry) {
   showError(err, retry);
 }
 
-export function hideError() {
+/** Hides the error shown; with `keepSticky`, not a notice about the link the page opened with. */
+export function hideError({ keepSticky = false } = {}) {
+  if (keepSticky && store.error && store.error.sticky) return;
   store.error = null;
   $('error').hidden = true;
 }

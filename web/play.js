@@ -68,7 +68,8 @@ export function cancelStep() {
  */
 function runStep(kind, work, then, onError) {
   cancelStep();
-  hideError();
+  // The computer's answer leaves a notice about the link the page opened with in view.
+  hideError({ keepSticky: kind === 'move' });
   const ctl = new AbortController();
   const me = { ctl, kind };
   store.step = me;

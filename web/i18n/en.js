@@ -301,6 +301,13 @@ export default {
   presetName_renju: 'Renju 15×15',
   presetName_caro: 'Caro 15×15',
   secondPersonShort: 'A second person here',
+  errLinkTree: 'The link’s variations (t=) cannot be read: {why}. The game’s line is shown without them.',
+  treeText_open: 'a variation opened with “(” is not closed',
+  treeText_close: 'a “)” closes no variation',
+  treeText_empty: 'a move is missing (two dots in a row, or one at an end)',
+  treeText_start: 'a variation comes before any move',
+  treeText_dot: 'a move follows “)” without a dot',
+  linkKeptGame: 'Your last game is shown instead.',
   unwonClosed: '{p}’s five ({cells}) does not win: under caro a five closed at both ends by the opponent does not count.',
   unwonOverline: '{p}’s {n} in a row ({cells}) does not win: under these rules only exactly {k} in a row wins.',
 };

@@ -332,6 +332,13 @@ export default {
   presetName_renju: 'Renju 15×15',
   presetName_caro: 'Caro 15×15',
   secondPersonShort: 'Druga osoba tutaj',
+  errLinkTree: 'Nie da się odczytać wariantów z linku (t=): {why}. Pokazano linię partii bez nich.',
+  treeText_open: 'wariant otwarty nawiasem „(” nie jest zamknięty',
+  treeText_close: 'nawias „)” nie zamyka żadnego wariantu',
+  treeText_empty: 'brakuje ruchu (dwie kropki z rzędu albo kropka na końcu)',
+  treeText_start: 'wariant stoi przed pierwszym ruchem',
+  treeText_dot: 'ruch następuje po „)” bez kropki',
+  linkKeptGame: 'Zamiast niej pokazano twoją ostatnią partię.',
   unwonClosed: 'Piątka {p} ({cells}) nie wygrywa: w caro piątka zablokowana przez przeciwnika z obu stron się nie liczy.',
   unwonOverline: '{n} w rzędzie {p} ({cells}) nie wygrywa: w tych zasadach wygrywa tylko dokładnie {k} w rzędzie.',
 };
