@@ -23,20 +23,37 @@ export function isRefusal(err) {
 }
 
 /**
- * Shows an error with its retry. `sticky`: a notice about the link the page opened with, which
- * stays while the computer answers (it goes when the player acts or dismisses it).
+ * Shows an error with its retry. `step`: a game step's failure (a move, the computer's answer),
+ * which a study tool failing beside it does not replace. `sticky`: a notice about the link the
+ * page opened with, which stays while the computer answers (it goes when the player acts or
+ * dismisses it).
  */
-export function showError(err, retry, { sticky = false } = {}) {
-  store.error = { retry, sticky };
+export function showError(err, retry, { step = false, sticky = false } = {}) {
+  // Retries of the tools that failed just before are kept: Retry runs them too.
+  const before = store.error ? [store.error.retry, ...store.error.also].filter(Boolean) : [];
+  // A refusal would only be refused again.
+  const again = retry && !isRefusal(err) ? retry : null;
+  store.error = { retry: again, also: before, step, sticky };
   $('error-text').textContent = describeError(err);
   $('error').dataset.code = err && err.code ? err.code : err && err.kind ? err.kind : 'error';
-  $('btn-retry').hidden = !retry || isRefusal(err);
+  $('btn-retry').hidden = !again && !before.length;
   $('error').hidden = false;
 }
 
-/** Shows a failed request's error, unless it was cancelled on purpose. */
+/**
+ * Shows a study tool's failed request (the heat map, exact values), unless it was cancelled on
+ * purpose. A game step's failure shown already stays: the tool's retry joins its Retry, which
+ * then retries both.
+ */
 export function showRequestFailure(err, retry) {
   if (err instanceof RequestError && err.kind === 'aborted') return;
+  if (store.error && store.error.step) {
+    if (retry && !isRefusal(err)) {
+      store.error.also.push(retry);
+      $('btn-retry').hidden = false;
+    }
+    return;
+  }
   showError(err, retry);
 }
 
@@ -47,9 +64,11 @@ export function hideError({ keepSticky = false } = {}) {
   $('error').hidden = true;
 }
 
-/** Runs the shown error's retry. */
+/** Runs the shown error's retry, and those of the tools that failed with it. */
 export function retryError() {
-  const r = store.error && store.error.retry;
+  const shown = store.error;
   hideError();
-  if (r) r();
+  if (!shown) return;
+  if (shown.retry) shown.retry();
+  for (const retry of shown.also) retry();
 }

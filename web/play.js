@@ -90,7 +90,7 @@ function runStep(kind, work, then, onError) {
       render();
       if (err instanceof RequestError && err.kind === 'aborted') return;
       if (onError && onError(err)) return;
-      showError(err, () => runStep(kind, work, then, onError));
+      showError(err, () => runStep(kind, work, then, onError), { step: true });
     },
   );
 }
