@@ -339,6 +339,7 @@ export default {
   treeText_start: 'wariant stoi przed pierwszym ruchem',
   treeText_dot: 'ruch następuje po „)” bez kropki',
   linkKeptGame: 'Zamiast niej pokazano twoją ostatnią partię.',
+  exportVariations: 'Ta partia ma warianty: zapis, plik .psq i obrazek zawierają tylko pokazaną linię; link zachowuje wszystkie warianty.',
   unwonClosed: 'Piątka {p} ({cells}) nie wygrywa: w caro piątka zablokowana przez przeciwnika z obu stron się nie liczy.',
   unwonOverline: '{n} w rzędzie {p} ({cells}) nie wygrywa: w tych zasadach wygrywa tylko dokładnie {k} w rzędzie.',
 };
