@@ -136,7 +136,8 @@ export function humanMove(cell) {
   const forbidden = forbiddenAt(cell);
   if (forbidden) {
     // Renju: black may not play here. Say why instead of asking the server to refuse it.
-    store.info = () => t('forbiddenMove', { cell: name, kind: t(`forbidden_${forbidden.kind}`) });
+    const p = position().to_move;
+    store.info = () => t('forbiddenMoveFor', { cell: name, p, kind: t(`forbidden_${forbidden.kind}`) });
     render();
     return;
   }

@@ -39,7 +39,8 @@ export const grid = new GridMirror($('grid'), board, {
   label: (cell, stone) => {
     const base = `${shownName(cell)}, ${stone ? stone : t('empty')}`;
     const f = forbiddenAt(cell);
-    return f ? `${base}, ${t('forbiddenLabel', { kind: t(`forbidden_${f.kind}`) })}` : base;
+    // Renju's forbidden points are black's, the first player's: named by the mark the board shows.
+    return f ? `${base}, ${t('forbiddenLabel', { p: store.rules.first || 'X', kind: t(`forbidden_${f.kind}`) })}` : base;
   },
 });
 const minimap = new Minimap($('minimap'), board);
