@@ -27,7 +27,7 @@ import {
   store,
   vsComputer,
 } from './store.js';
-import { board, forbiddenAt, render, searchDetails, updateButtons } from './view.js';
+import { board, forbiddenAt, render, searchDetails, seatName, updateButtons } from './view.js';
 
 const THINKING_DELAY_MS = 300;
 const COMPUTER_PAUSE_MS = 300;
@@ -224,11 +224,23 @@ export function chooseInOpening(decision) {
     async (signal) => {
       const state = await fetchState(moves, signal, store.rules, opening);
       store.opening.decisions = decisions;
-      store.info = '';
+      store.info = tookColour(step.seat, decision);
       placeStones([], state);
     },
     afterMove,
   );
+}
+
+/**
+ * Between two people on this device, who took which colour when `seat` decided `decision`
+ * (nothing for two more stones, or against the computer, where the status says "your move").
+ */
+function tookColour(seat, decision) {
+  if (vsComputer() || decision === 'place-two') return '';
+  const first = store.rules.first || 'X';
+  const taken = decision === 'black' ? first : other(first);
+  const otherSeat = seat === 'opener' ? 'chooser' : 'opener';
+  return () => t('openingTook', { who: seatName(seat), p: taken, other: seatName(otherSeat), q: other(taken) });
 }
 
 /** D: the computer plays the side to move for the player (the server's hint, then the state). */

@@ -358,6 +358,25 @@ function openingStatus() {
   return t('openingChooseStatus', { who });
 }
 
+/**
+ * Between two people on this device, once a swap opening settled the colours: who plays `p`
+ * (player 1 or 2), else ''.
+ */
+function personOf(p) {
+  if (vsComputer() || store.opening.room || store.opening.kind === 'free') return '';
+  const st = position();
+  const settled = st && st.opening && st.opening.step === 'settled' ? st.opening : null;
+  if (!settled) return '';
+  const first = store.rules.first || 'X';
+  return seatName(p === first ? settled.black : settled.black === 'opener' ? 'chooser' : 'opener');
+}
+
+/** A text about player `p` (its `key`), naming the person who plays it when a swap opening chose. */
+function playerText(key, p) {
+  const who = personOf(p);
+  return who ? t(`${key}Seat`, { p, who }) : t(key, { p });
+}
+
 /** Why the last move's k or more in a row does not win (caro's closed five, an overline), or ''. */
 function unwonText(st) {
   const u = st && st.unwon;
@@ -368,7 +387,7 @@ function unwonText(st) {
 
 function statusText(outcome, st) {
   if (outcome.status === 'win') {
-    if (!vsComputer()) return t('playerWins', { p: outcome.winner });
+    if (!vsComputer()) return playerText('playerWins', outcome.winner);
     return outcome.winner === store.side ? t('youWin') : t('computerWins');
   }
   if (outcome.status === 'draw') return outcome.reason === 'no_line_left' ? t('drawNoLine') : t('draw');
@@ -380,7 +399,7 @@ function statusText(outcome, st) {
   }
   const opening = openingStatus();
   if (opening) return opening;
-  if (!vsComputer()) return t('playerToMove', { p: st.to_move });
+  if (!vsComputer()) return playerText('playerToMove', st.to_move);
   return st.to_move === store.side ? t('yourMove', { p: st.to_move }) : t('computerToMove', { p: st.to_move });
 }
 

@@ -313,4 +313,7 @@ export default {
   exportVariations: 'This game has variations: the record, the .psq file and the picture hold only the line shown; the link keeps every variation.',
   unwonClosed: '{p}’s five ({cells}) does not win: under caro a five closed at both ends by the opponent does not count.',
   unwonOverline: '{p}’s {n} in a row ({cells}) does not win: under these rules only exactly {k} in a row wins.',
+  playerToMoveSeat: '{p} to move ({who})',
+  playerWinsSeat: '{p} wins! ({who})',
+  openingTook: '{who} took {p}; {other} plays {q}.',
 };

@@ -343,4 +343,7 @@ export default {
   exportVariations: 'Ta partia ma warianty: zapis, plik .psq i obrazek zawierają tylko pokazaną linię; link zachowuje wszystkie warianty.',
   unwonClosed: 'Piątka {p} ({cells}) nie wygrywa: w caro piątka zablokowana przez przeciwnika z obu stron się nie liczy.',
   unwonOverline: '{n} w rzędzie {p} ({cells}) nie wygrywa: w tych zasadach wygrywa tylko dokładnie {k} w rzędzie.',
+  playerToMoveSeat: 'Ruch: {p} ({who})',
+  playerWinsSeat: '{p} wygrywa! ({who})',
+  openingTook: '{who} bierze {p}; {other} gra {q}.',
 };
