@@ -68,11 +68,11 @@ export async function launch() {
  * A fresh context and page at `path` (relative to the server), English unless `locale` says
  * otherwise, on the server under test unless `base` names another. `thinking: 'server'` makes
  * the page think on the server (the player's setting) rather than on the device, for tests of
- * how the page meets the server's failures. `setup(page)` runs before the page is opened (to
- * route its requests). Page errors are collected; `done()` asserts there were none and closes
- * the context.
+ * how the page meets the server's failures; `settings`, other settings the browser keeps.
+ * `setup(page)` runs before the page is opened (to route its requests). Page errors are
+ * collected; `done()` asserts there were none and closes the context.
  */
-export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US', base = BASE, thinking = null, setup = null } = {}) {
+export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US', base = BASE, thinking = null, settings = null, setup = null } = {}) {
   const context = await browser.newContext({
     viewport: vp.viewport,
     deviceScaleFactor: vp.deviceScaleFactor,
@@ -81,11 +81,13 @@ export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', 
     colorScheme,
     locale,
   });
-  if (thinking) {
-    await context.addInitScript((where) => {
-      const settings = JSON.parse(localStorage.getItem('mnk.settings') || '{}');
-      localStorage.setItem('mnk.settings', JSON.stringify({ ...settings, thinking: where }));
-    }, thinking);
+  // Settings the browser keeps (`settings` as the page saved them), set before each page loads.
+  const kept = { ...(settings || {}), ...(thinking ? { thinking } : {}) };
+  if (Object.keys(kept).length) {
+    await context.addInitScript((extra) => {
+      const saved = JSON.parse(localStorage.getItem('mnk.settings') || '{}');
+      localStorage.setItem('mnk.settings', JSON.stringify({ ...saved, ...extra }));
+    }, kept);
   }
   const page = await context.newPage();
   const errors = [];

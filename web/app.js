@@ -17,10 +17,10 @@ import { bindExplorer, resetExplorer, toggleExplorer } from './explorer.js';
 import { bindShare, openShare } from './share.js';
 import { bindExplain } from './explain.js';
 import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
-import { describeError, hideError, hideLinkError, retryError, showError, showLinkError, showRequestFailure } from './errors.js';
+import { describeError, hideError, hideLinkError, isRefusal, retryError, showError, showLinkError, showRequestFailure } from './errors.js';
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
 import { bindKeys } from './keys.js';
-import { gameFromUrl, rulesFrom } from './link.js';
+import { gameFromUrl, rulesFrom, savedGame } from './link.js';
 import { relabelOpening, renderOpening } from './opening.js';
 import { parseOpponent, rulesToString } from './notation.js';
 import { autoMove, askHint, back, forward, goto, humanMove, onSettled, startGame, toEnd, toStart, undo } from './play.js';
@@ -48,6 +48,18 @@ function renderEngineWhere() {
   where.textContent = t({ ready: 'engineDevice', loading: 'engineLoading', server: 'engineServer', failed: 'engineServer' }[state]);
   where.title = t({ ready: 'engineDeviceTitle', loading: 'engineDeviceTitle', server: 'engineServerTitle', failed: 'engineFailedTitle' }[state]);
   $('sel-thinking').value = settings.thinking === 'server' ? 'server' : 'device';
+}
+
+/**
+ * Opens the shortcut list at its top: a modal dialog focuses its first control, here the Close
+ * button at the bottom, and a phone's screen would open the list scrolled down to it.
+ */
+function openHelp() {
+  const dlg = $('dlg-help');
+  if (dlg.open) return;
+  dlg.showModal();
+  $('dlg-help-title').focus();
+  dlg.scrollTop = 0;
 }
 
 function setTheme(theme) {
@@ -91,7 +103,7 @@ function bind() {
     },
     'btn-reveal': revealTrial,
     'btn-centre': () => board.recentre(),
-    'btn-help': () => $('dlg-help').showModal(),
+    'btn-help': openHelp,
     'btn-retry': retryError,
     'btn-dismiss': hideError,
     'link-error-dismiss': hideLinkError,
@@ -117,7 +129,7 @@ function bind() {
       n: openNewGame,
       m: toggleNumbers,
       c: () => board.recentre(),
-      '?': () => $('dlg-help').showModal(),
+      '?': openHelp,
       ArrowLeft: back,
       ArrowRight: forward,
       Home: toStart,
@@ -200,7 +212,11 @@ async function loadCatalogue() {
   if (failed) showRequestFailure(failed.reason, null);
 }
 
-/** Opens the game of the link, or a fresh game from the last settings. */
+/**
+ * Opens the game of the link, or a fresh game from the last settings. A link that cannot be
+ * opened is said so (the notice stays while the computer answers), and the last game this
+ * browser showed opens instead: a fresh one only when there is none or it cannot open either.
+ */
 function openFirstGame() {
   const linked = gameFromUrl();
   const fallback = {
@@ -230,9 +246,29 @@ function openFirstGame() {
     });
     return;
   }
-  if (!linked || linked.error) {
+  const notice = (text) => showError(text, null, { sticky: true });
+  // The link cannot be opened (`why`): the last game instead, else a fresh one.
+  const openInstead = (why) => {
+    const saved = savedGame();
+    if (!saved) {
+      startGame(fallback);
+      notice(why);
+      return;
+    }
+    startGame(saved, {
+      onFailed: () => {
+        startGame(fallback);
+        notice(why);
+      },
+    });
+    notice([why, t('linkKeptGame'), saved.warning].filter(Boolean).join(' '));
+  };
+  if (!linked) {
     startGame(fallback);
-    if (linked) showError(linked.error, null);
+    return;
+  }
+  if (linked.error) {
+    openInstead(linked.error);
     return;
   }
   const restore = () =>
@@ -243,21 +279,17 @@ function openFirstGame() {
         const o = linked.opponent;
         const entry = o.human ? null : o.level ? r.levels.find((l) => l.level === o.level) : r.bots.find((b) => b.id === o.bot);
         if (entry && entry.plays === false) {
-          linked.warning = t('errLinkOpponentRules', { why: entry.why });
+          linked.warning = [linked.warning, t('errLinkOpponentRules', { why: entry.why })].filter(Boolean).join(' ');
           linked.opponent = { human: true };
         }
       },
       onStarted: () => {
-        if (linked.warning) showError(linked.warning, null);
+        if (linked.warning) notice(linked.warning);
       },
       onFailed: (err) => {
-        if (err.kind === 'http' && err.status < 500) {
-          // The link is wrong (bad rules, an illegal move): say so and start a fresh game.
-          startGame(fallback);
-          showError(t('errLinkRefused', { message: err.message }), null);
-        } else {
-          showError(err, restore);
-        }
+        // The link is wrong (bad rules, an illegal move): say so and open the last game instead.
+        if (isRefusal(err)) openInstead(t('errLinkRefused', { message: err.message }));
+        else showError(err, restore);
       },
     });
   restore();

@@ -9,6 +9,8 @@ const MIN_CELL = 16;
 const MAX_CELL = 90;
 const DEFAULT_CELL = 36;
 const DRAG_THRESHOLD = 6;
+/** The smallest text written on the board (a candidate's label shrunk to fit its cell). */
+const MIN_LABEL_PX = 7;
 
 /** Where the star points go on a side of n lines: 4th from each edge and the middle. */
 function starLines(n) {
@@ -359,7 +361,6 @@ export class BoardView {
       }
     }
 
-    // Winning line: a stroke through the centres of its cells.
     const stonesLook = this.look === 'stones';
     const mark = (p, player, alpha = 1) => {
       const x = left(p.x) + cs / 2;
@@ -399,6 +400,21 @@ export class BoardView {
     if (this.forbidden) this.drawForbidden(geo, inRange);
     if (this.pv) this.drawLine(this.pv, geo, inRange, mark);
     if (this.candidates) this.drawCandidates(geo, inRange);
+    // The winning line goes over the marks but under the last move's box and the move numbers,
+    // which stay readable on it.
+    if (this.line && this.line.length) {
+      const a = this.line[0];
+      const b = this.line[this.line.length - 1];
+      ctx.strokeStyle = c.last;
+      ctx.globalAlpha = 0.75;
+      ctx.lineWidth = Math.max(3, cs * 0.12);
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      ctx.moveTo(left(a.x) + cs / 2, top(a.y) + cs / 2);
+      ctx.lineTo(left(b.x) + cs / 2, top(b.y) + cs / 2);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
     if (this.last && stonesLook && !this.numbers) {
       // On a stone: a square in the last-move colour at its centre.
       const d = Math.max(4, cs * 0.26);
@@ -427,19 +443,6 @@ export class BoardView {
       ctx.textAlign = 'left';
       ctx.textBaseline = 'top';
       for (const s of this.stones) if (inRange(s)) ctx.fillText(String(s.n), left(s.x) + cs * 0.06, top(s.y) + cs * 0.04);
-    }
-    if (this.line && this.line.length) {
-      const a = this.line[0];
-      const b = this.line[this.line.length - 1];
-      ctx.strokeStyle = c.last;
-      ctx.globalAlpha = 0.75;
-      ctx.lineWidth = Math.max(3, cs * 0.12);
-      ctx.lineCap = 'round';
-      ctx.beginPath();
-      ctx.moveTo(left(a.x) + cs / 2, top(a.y) + cs / 2);
-      ctx.lineTo(left(b.x) + cs / 2, top(b.y) + cs / 2);
-      ctx.stroke();
-      ctx.globalAlpha = 1;
     }
     this.drawLabels(geo, range);
     if (this.unbounded) {
@@ -515,7 +518,10 @@ export class BoardView {
     }
   }
 
-  /** The candidate moves: a frame and the score under each. */
+  /**
+   * The candidate moves: a frame and the score under each, within the cell: a label wider than
+   * the frame is written smaller, and not at all when it would be too small to read.
+   */
   drawCandidates(geo, inRange) {
     const ctx = this.ctx;
     const { cs, ax, ay } = geo;
@@ -523,7 +529,8 @@ export class BoardView {
     ctx.lineWidth = Math.max(1.5, cs * 0.05);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
-    ctx.font = `600 ${Math.round(Math.max(8, Math.min(12, cs * 0.28)))}px system-ui, sans-serif`;
+    const size = Math.round(Math.max(8, Math.min(12, cs * 0.28)));
+    const room = cs - 6;
     for (const c of this.candidates) {
       if (!inRange(c)) continue;
       const x = ax + c.x * cs;
@@ -531,10 +538,14 @@ export class BoardView {
       ctx.setLineDash([3, 2]);
       ctx.strokeRect(x + 2, y + 2, cs - 4, cs - 4);
       ctx.setLineDash([]);
-      if (cs >= 24) {
-        ctx.fillStyle = this.colors.label;
-        ctx.fillText(c.text, x + cs / 2, y + cs - 1);
-      }
+      if (cs < 24) continue;
+      ctx.font = `600 ${size}px system-ui, sans-serif`;
+      const width = ctx.measureText(c.text).width;
+      const fitted = width > room ? Math.floor((size * room) / width) : size;
+      if (fitted < MIN_LABEL_PX) continue;
+      ctx.font = `600 ${fitted}px system-ui, sans-serif`;
+      ctx.fillStyle = this.colors.label;
+      ctx.fillText(c.text, x + cs / 2, y + cs - 3);
     }
   }
 

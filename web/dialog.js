@@ -1,5 +1,7 @@
 // The new-game dialog: a preset or custom rules, the opening, the opponent with a description,
 // the side (or, with a swap opening, the seat), who moves first. Rules are checked here for a clear message before the server checks them again.
+// A select shows its options' whole text on a phone's width in every language: its options have
+// short names, and what the chosen one means is said under it (the room dialog's opening too).
 
 import { call } from './api.js';
 import { describeError } from './errors.js';
@@ -15,10 +17,25 @@ import { opponentTitle, presetTitle } from './view.js';
 const $ = (id) => document.getElementById(id);
 const form = $('form-new');
 
+/** A preset's short name for the select (its full title is said under it). */
+function presetName(p) {
+  const key = `presetName_${p.id}`;
+  const s = t(key);
+  return s === key ? presetTitle(p) : s;
+}
+
+/** What each opening is, said under its select. */
+const OPENING_TEXTS = { free: 'openingFree', swap: 'openingSwap', swap2: 'openingSwap2' };
+
+/** Says under an opening select what the chosen opening is. */
+function describeOpening(select, note) {
+  $(note).textContent = t(OPENING_TEXTS[$(select).value] || 'openingFree');
+}
+
 export function fillDialog() {
   const { catalogue } = store;
   $('f-preset').replaceChildren(
-    ...catalogue.presets.map((p) => new Option(presetTitle(p), p.id)),
+    ...catalogue.presets.map((p) => new Option(presetName(p), p.id)),
     new Option(t('custom'), 'custom'),
   );
   const groups = [];
@@ -33,7 +50,7 @@ export function fillDialog() {
     for (const b of catalogue.bots) bg.appendChild(new Option(opponentTitle({ bot: b.id }), b.id));
     groups.push(bg);
   }
-  groups.push(new Option(t('secondPerson'), 'human'));
+  groups.push(new Option(t('secondPersonShort'), 'human'));
   $('f-opponent').replaceChildren(...groups);
 }
 
@@ -99,6 +116,8 @@ function syncDialog() {
   const r = readDialogRules(false);
   const match = r && store.catalogue.presets.find((p) => rulesToString({ ...p.rules, first: 'X' }) === rulesToString({ ...r, first: 'X' }));
   $('f-preset').value = match ? match.id : 'custom';
+  $('f-preset-desc').textContent = match ? presetTitle(match) : '';
+  describeOpening('f-opening', 'f-opening-desc');
   const human = form.elements.opponent.value === 'human';
   for (const el of form.querySelectorAll('input[name="side"]')) el.disabled = human;
   // With a swap opening the colours come from the opening: the player picks a seat instead.
@@ -221,6 +240,7 @@ function submitNewGame() {
 
 /** Re-labels an open dialog after a language switch, keeping what was chosen. */
 export function relabelDialog() {
+  describeOpening('room-opening', 'room-opening-desc');
   if (!$('dlg-new').open) return;
   const keep = { preset: $('f-preset').value, opponent: form.elements.opponent.value };
   fillDialog();
@@ -235,10 +255,14 @@ export function bindDialog() {
     submitNewGame();
   });
   $('f-cancel').addEventListener('click', () => $('dlg-new').close());
+  // The room dialog's opening (its other fields are room.js's).
+  describeOpening('room-opening', 'room-opening-desc');
+  $('room-opening').addEventListener('change', () => describeOpening('room-opening', 'room-opening-desc'));
   $('f-preset').addEventListener('change', () => {
     const p = store.catalogue.presets.find((x) => x.id === $('f-preset').value);
     // A preset is the whole rule set: its win rule and first player too, nothing carried over.
     if (p) setDialogRules({ win: 'freestyle', first: 'X', ...p.rules });
+    else $('f-preset-desc').textContent = '';
   });
   form.addEventListener('input', (e) => {
     if (e.target.id !== 'f-preset') syncDialog();

@@ -22,30 +22,55 @@ export function isRefusal(err) {
   return err instanceof RequestError && err.kind === 'http' && err.status < 500 && err.status !== 408 && err.status !== 429;
 }
 
-export function showError(err, retry) {
-  store.error = { retry };
+/**
+ * Shows an error with its retry. `step`: a game step's failure (a move, the computer's answer),
+ * which a study tool failing beside it does not replace. `sticky`: a notice about the link the
+ * page opened with, which stays while the computer answers (it goes when the player acts or
+ * dismisses it).
+ */
+export function showError(err, retry, { step = false, sticky = false } = {}) {
+  // Retries of the tools that failed just before are kept: Retry runs them too.
+  const before = store.error ? [store.error.retry, ...store.error.also].filter(Boolean) : [];
+  // A refusal would only be refused again.
+  const again = retry && !isRefusal(err) ? retry : null;
+  store.error = { retry: again, also: before, step, sticky };
   $('error-text').textContent = describeError(err);
   $('error').dataset.code = err && err.code ? err.code : err && err.kind ? err.kind : 'error';
-  $('btn-retry').hidden = !retry || isRefusal(err);
+  $('btn-retry').hidden = !again && !before.length;
   $('error').hidden = false;
 }
 
-/** Shows a failed request's error, unless it was cancelled on purpose. */
+/**
+ * Shows a study tool's failed request (the heat map, exact values), unless it was cancelled on
+ * purpose. A game step's failure shown already stays: the tool's retry joins its Retry, which
+ * then retries both.
+ */
 export function showRequestFailure(err, retry) {
   if (err instanceof RequestError && err.kind === 'aborted') return;
+  if (store.error && store.error.step) {
+    if (retry && !isRefusal(err)) {
+      store.error.also.push(retry);
+      $('btn-retry').hidden = false;
+    }
+    return;
+  }
   showError(err, retry);
 }
 
-export function hideError() {
+/** Hides the error shown; with `keepSticky`, not a notice about the link the page opened with. */
+export function hideError({ keepSticky = false } = {}) {
+  if (keepSticky && store.error && store.error.sticky) return;
   store.error = null;
   $('error').hidden = true;
 }
 
-/** Runs the shown error's retry. */
+/** Runs the shown error's retry, and those of the tools that failed with it. */
 export function retryError() {
-  const r = store.error && store.error.retry;
+  const shown = store.error;
   hideError();
-  if (r) r();
+  if (!shown) return;
+  if (shown.retry) shown.retry();
+  for (const retry of shown.also) retry();
 }
 
 /** A link that leads nowhere (no such room or game): said above the board, where a phone shows

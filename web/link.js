@@ -2,7 +2,8 @@
 // and position, on any device. `?r=15x15x5&m=h8.i9.j10&o=level2&s=X`, plus `t=` the whole move
 // tree when it has variations (see tree.js) and `p=` the ply shown when it is not the line's end;
 // a swap opening adds `w=swap2`, its decisions `d=place-two.white` and the player's seat
-// `e=opener|chooser`.
+// `e=opener|chooser`. The browser keeps the last game's link too, so that a bad link opened later
+// does not cost it.
 
 import { opponentToString, parseOpponent, parseRules, rulesToString } from './notation.js';
 import { saveSettings, settings } from './settings.js';
@@ -14,6 +15,11 @@ const part = (text) => encodeURIComponent(text).replace(/%2C/g, ',').replace(/%3
 
 /** The link of the game shown, relative to this page. */
 export function gameLink() {
+  return `${location.pathname}?${gameQuery()}`;
+}
+
+/** The query of the game shown's link. */
+function gameQuery() {
   const { tree } = store;
   const line = tree.lineMoves();
   const parts = [
@@ -28,13 +34,14 @@ export function gameLink() {
   }
   if (tree.hasVariations()) parts.push(`t=${part(tree.toText())}`);
   if (tree.ply < line.length) parts.push(`p=${tree.ply}`);
-  return `${location.pathname}?${parts.join('&')}`;
+  return parts.join('&');
 }
 
-/** Puts the game in the address bar and remembers its rules, opponent and side (not for a
- * finished game's record, whose address stays its permanent one). */
+/** Puts the game in the address bar and remembers it, with its rules, opponent and side (not
+ * for a finished game's record, whose address stays its permanent one). */
 export function saveUrl() {
   if (!store.rules || store.record) return;
+  settings.game = gameQuery();
   try {
     history.replaceState(null, '', gameLink());
   } catch {
@@ -64,11 +71,21 @@ export function rulesFrom(text) {
 
 /**
  * The game a link describes: {rules, opponent, side, tree, warning}, {error} when it cannot be
- * read (a warning says what was replaced: an opponent the server does not have), or
- * null when the address holds no game. Hash (#r=…) works as well as the query.
+ * read (a warning says what was replaced: an opponent the server does not have, variations that
+ * cannot be read), or null when the address holds no game. Hash (#r=…) works as well as the
+ * query.
  */
 export function gameFromUrl() {
-  const q = new URLSearchParams(location.search.length > 1 ? location.search : location.hash.replace(/^#/, ''));
+  return gameFromQuery(new URLSearchParams(location.search.length > 1 ? location.search : location.hash.replace(/^#/, '')));
+}
+
+/** The last game this browser showed (its link, kept by `saveUrl`), if it can be read. */
+export function savedGame() {
+  const game = settings.game ? gameFromQuery(new URLSearchParams(settings.game)) : null;
+  return game && !game.error ? game : null;
+}
+
+function gameFromQuery(q) {
   if (!q.has('r')) return null;
   const rules = rulesFrom(q.get('r'));
   if (!rules) return { error: t('errLink', { what: q.get('r') }) };
@@ -84,8 +101,11 @@ export function gameFromUrl() {
   const moves = moveText ? moveText.split(/[.\s]+/).filter(Boolean) : [];
   let tree = MoveTree.fromMoves([]);
   if (q.has('t')) {
-    tree = MoveTree.fromText(q.get('t'));
-    if (!tree) return { error: t('errLink', { what: q.get('t') }) };
+    // Variations that cannot be read: the game's line (`m`) is still good, so it opens without
+    // them, and the warning says what is wrong.
+    const read = MoveTree.readText(q.get('t'));
+    if (read.tree) tree = read.tree;
+    else warning = [warning, t('errLinkTree', { why: t(`treeText_${read.error}`) })].filter(Boolean).join(' ');
   }
   // The line of `m` is played into the tree: it selects the line shown (and is the whole game
   // in a link without `t`).

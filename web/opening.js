@@ -28,12 +28,24 @@ function optionLabel(decision) {
   return t(decision === 'white' ? 'openingOptionWhite' : 'openingOptionBlack', { p });
 }
 
+/**
+ * On a phone the panel is fixed at the bottom of the screen (style.css): the page gets as much
+ * room below its end, so that nothing stays under the panel.
+ */
+function makeRoomBelow(panel) {
+  const fixed = !panel.hidden && getComputedStyle(panel).position === 'fixed';
+  document.body.style.paddingBottom = fixed ? `${panel.offsetHeight + 16}px` : '';
+}
+
 /** Shows the choice panel while the person shown may choose, with the options of the step. */
 export function renderOpening() {
   const panel = $('swap');
   const show = humanChooses();
   panel.hidden = !show;
-  if (!show) return;
+  if (!show) {
+    makeRoomBelow(panel);
+    return;
+  }
   const step = openingStep();
   $('swap-title').textContent = t('openingChooseTitle', { who: seatName(step.seat) });
   $('swap-text').textContent = t(step.options.includes('place-two') ? 'openingChooseSwap2' : 'openingChooseSwap', {
@@ -41,7 +53,10 @@ export function renderOpening() {
     white: colourOf('white'),
   });
   const key = step.options.join(' ');
-  if (panel.dataset.options === key) return;
+  if (panel.dataset.options === key) {
+    makeRoomBelow(panel);
+    return;
+  }
   panel.dataset.options = key;
   $('swap-options').replaceChildren(
     ...step.options.map((decision) => {
@@ -53,6 +68,7 @@ export function renderOpening() {
       return button;
     }),
   );
+  makeRoomBelow(panel);
 }
 
 /** Re-labels the panel's buttons (a language switch). */

@@ -27,7 +27,7 @@ import {
   store,
   vsComputer,
 } from './store.js';
-import { board, forbiddenAt, render, searchDetails, updateButtons } from './view.js';
+import { board, forbiddenAt, render, searchDetails, seatName, updateButtons } from './view.js';
 
 const THINKING_DELAY_MS = 300;
 const COMPUTER_PAUSE_MS = 300;
@@ -68,7 +68,8 @@ export function cancelStep() {
  */
 function runStep(kind, work, then, onError) {
   cancelStep();
-  hideError();
+  // The computer's answer leaves a notice about the link the page opened with in view.
+  hideError({ keepSticky: kind === 'move' });
   const ctl = new AbortController();
   const me = { ctl, kind };
   store.step = me;
@@ -89,7 +90,7 @@ function runStep(kind, work, then, onError) {
       render();
       if (err instanceof RequestError && err.kind === 'aborted') return;
       if (onError && onError(err)) return;
-      showError(err, () => runStep(kind, work, then, onError));
+      showError(err, () => runStep(kind, work, then, onError), { step: true });
     },
   );
 }
@@ -141,7 +142,8 @@ export function humanMove(cell) {
   const forbidden = forbiddenAt(cell);
   if (forbidden) {
     // Renju: black may not play here. Say why instead of asking the server to refuse it.
-    store.info = () => t('forbiddenMove', { cell: name, kind: t(`forbidden_${forbidden.kind}`) });
+    const p = position().to_move;
+    store.info = () => t('forbiddenMoveFor', { cell: name, p, kind: t(`forbidden_${forbidden.kind}`) });
     render();
     return;
   }
@@ -231,11 +233,23 @@ export function chooseInOpening(decision) {
     async (signal) => {
       const state = await fetchState(moves, signal, store.rules, opening);
       store.opening.decisions = decisions;
-      store.info = '';
+      store.info = tookColour(step.seat, decision);
       placeStones([], state);
     },
     afterMove,
   );
+}
+
+/**
+ * Between two people on this device, who took which colour when `seat` decided `decision`
+ * (nothing for two more stones, or against the computer, where the status says "your move").
+ */
+function tookColour(seat, decision) {
+  if (vsComputer() || decision === 'place-two') return '';
+  const first = store.rules.first || 'X';
+  const taken = decision === 'black' ? first : other(first);
+  const otherSeat = seat === 'opener' ? 'chooser' : 'opener';
+  return () => t('openingTook', { who: seatName(seat), p: taken, other: seatName(otherSeat), q: other(taken) });
 }
 
 /** D: the computer plays the side to move for the player (the server's hint, then the state). */

@@ -1,9 +1,10 @@
 // The player's settings, kept in the browser: the last rules, opponent and side (a new visit
-// starts from them), move numbers, the board's look, theme, language, and where the computer
-// thinks (on this device, the default, or on the server).
+// starts from them), the last game's link (opened instead of a bad link), move numbers, the
+// board's look, theme, language, and where the computer thinks (on this device, the default, or
+// on the server).
 
 const SETTINGS_KEY = 'mnk.settings';
-const DEFAULTS = { rules: '15x15x5', opponent: 'level2', side: 'X', numbers: false, look: 'cells', theme: 'auto', lang: null, thinking: 'device' };
+const DEFAULTS = { rules: '15x15x5', opponent: 'level2', side: 'X', game: '', numbers: false, look: 'cells', theme: 'auto', lang: null, thinking: 'device' };
 
 function loadSettings() {
   try {

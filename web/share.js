@@ -1,7 +1,8 @@
 // Import and export (I): paste a move record, x,y pairs, a board diagram or a Piskvork .psq file
 // (or open the file), and the game opens as a study board; export the record, a diagram or a
 // .psq (copied or downloaded), the link, and a PNG of the board. The server reads and writes
-// every format (POST /api/import and /api/export), so the page holds no parser of its own.
+// every format (POST /api/import and /api/export), so the page holds no parser of its own. Only
+// the link holds a game's variations; the dialog says so when there are some.
 
 import { call } from './api.js';
 import { describeError } from './errors.js';
@@ -24,6 +25,8 @@ export function openShare() {
   const dlg = $('dlg-share');
   if (dlg.open) return;
   say('');
+  // A record, a .psq file and a picture hold one line: say so when the game has more.
+  $('export-note').hidden = !store.tree.hasVariations();
   $('import-text').value = '';
   dlg.showModal();
   $('import-text').focus();

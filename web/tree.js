@@ -172,6 +172,16 @@ export class MoveTree {
 
   /** Parses the text form; null if it is malformed. Moves are not checked here. */
   static fromText(text) {
+    return MoveTree.readText(text).tree || null;
+  }
+
+  /**
+   * Parses the text form: `{tree}`, or `{error}` saying what is malformed: `open` (a variation
+   * not closed), `close` (a ")" with no variation open), `empty` (a move missing: two dots, a dot
+   * at an end, an empty variation), `start` (a variation before any move), `dot` (a move right
+   * after a ")"). Moves are not checked here.
+   */
+  static readText(text) {
     const tree = new MoveTree();
     const tokens = String(text).match(/[().]|[^().]+/g) || [];
     // `stack` holds the node each open variation started from.
@@ -179,24 +189,27 @@ export class MoveTree {
     let at = tree.root;
     let last = null; // the node of the last move read: a variation replaces it
     let expectMove = true;
+    let closed = false; // the last token was a ")"
     for (const tok of tokens) {
       if (tok === '.') {
-        if (expectMove) return null;
+        if (expectMove) return { error: 'empty' };
         expectMove = true;
       } else if (tok === '(') {
-        if (!last || expectMove) return null;
+        if (!last && !stack.length && at === tree.root) return { error: 'start' };
+        if (!last || expectMove) return { error: 'empty' };
         stack.push({ at, last });
         at = last.parent;
         last = null;
         expectMove = true;
       } else if (tok === ')') {
-        if (!stack.length || expectMove) return null;
+        if (!stack.length) return { error: 'close' };
+        if (expectMove) return { error: 'empty' };
         ({ at, last } = stack.pop());
         expectMove = false;
       } else {
-        if (!expectMove) return null;
+        if (!expectMove) return { error: closed ? 'dot' : 'empty' };
         const move = tok.trim();
-        if (!move) return null;
+        if (!move) return { error: 'empty' };
         let child = at.children.find((c) => c.move === move);
         if (!child) {
           child = new MoveNode(move, at);
@@ -206,9 +219,11 @@ export class MoveTree {
         last = child;
         expectMove = false;
       }
+      closed = tok === ')';
     }
-    if (stack.length || (expectMove && tokens.length)) return null;
+    if (stack.length) return { error: 'open' };
+    if (expectMove && tokens.length) return { error: 'empty' };
     tree.cursor = tree.root;
-    return tree;
+    return { tree };
   }
 }

@@ -39,7 +39,8 @@ export const grid = new GridMirror($('grid'), board, {
   label: (cell, stone) => {
     const base = `${shownName(cell)}, ${stone ? stone : t('empty')}`;
     const f = forbiddenAt(cell);
-    return f ? `${base}, ${t('forbiddenLabel', { kind: t(`forbidden_${f.kind}`) })}` : base;
+    // Renju's forbidden points are black's, the first player's: named by the mark the board shows.
+    return f ? `${base}, ${t('forbiddenLabel', { p: store.rules.first || 'X', kind: t(`forbidden_${f.kind}`) })}` : base;
   },
 });
 const minimap = new Minimap($('minimap'), board);
@@ -361,11 +362,38 @@ export function resultText(result, rules) {
   return result.winner ? t('roomWon', { p: result.winner, why }) : t('roomDrawn', { why });
 }
 
+/**
+ * Between two people on this device, once a swap opening settled the colours: who plays `p`
+ * (player 1 or 2), else ''.
+ */
+function personOf(p) {
+  if (vsComputer() || store.opening.room || store.opening.kind === 'free') return '';
+  const st = position();
+  const settled = st && st.opening && st.opening.step === 'settled' ? st.opening : null;
+  if (!settled) return '';
+  const first = store.rules.first || 'X';
+  return seatName(p === first ? settled.black : settled.black === 'opener' ? 'chooser' : 'opener');
+}
+
+/** A text about player `p` (its `key`), naming the person who plays it when a swap opening chose. */
+function playerText(key, p) {
+  const who = personOf(p);
+  return who ? t(`${key}Seat`, { p, who }) : t(key, { p });
+}
+
+/** Why the last move's k or more in a row does not win (caro's closed five, an overline), or ''. */
+function unwonText(st) {
+  const u = st && st.unwon;
+  if (!u) return '';
+  const key = u.reason === 'closed' ? 'unwonClosed' : 'unwonOverline';
+  return t(key, { p: u.player, cells: u.cells.join(' '), n: u.cells.length, k: store.rules.k });
+}
+
 function statusText(outcome, st) {
   // A finished game's record says how it ended at every move stepped through.
   if (store.record) return resultText(store.record.result, store.rules);
   if (outcome.status === 'win') {
-    if (!vsComputer()) return t('playerWins', { p: outcome.winner });
+    if (!vsComputer()) return playerText('playerWins', outcome.winner);
     return outcome.winner === store.side ? t('youWin') : t('computerWins');
   }
   if (outcome.status === 'draw') return outcome.reason === 'no_line_left' ? t('drawNoLine') : t('draw');
@@ -374,7 +402,7 @@ function statusText(outcome, st) {
   if (st.result) return resultText(st.result, store.rules);
   const opening = openingStatus();
   if (opening) return opening;
-  if (!vsComputer()) return t('playerToMove', { p: st.to_move });
+  if (!vsComputer()) return playerText('playerToMove', st.to_move);
   return st.to_move === store.side ? t('yourMove', { p: st.to_move }) : t('computerToMove', { p: st.to_move });
 }
 
@@ -424,7 +452,8 @@ export function render() {
   $('banner-text').textContent = ended ? status : '';
   $('banner').dataset.outcome = outcome.status === 'win' ? `win-${outcome.winner}` : outcome.status;
   $('viewing').textContent = tree.ply < lineLength ? t('viewingPly', { n: tree.ply, of: lineLength }) : '';
-  $('info').textContent = typeof store.info === 'function' ? store.info() : store.info;
+  const info = typeof store.info === 'function' ? store.info() : store.info;
+  $('info').textContent = [info, unwonText(st)].filter(Boolean).join(' ');
   renderMoveList();
   renderReview();
   renderAnalysis();

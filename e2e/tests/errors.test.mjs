@@ -1,8 +1,8 @@
 // Failures are shown, never hung on: a 500, a dropped connection, a slow answer (the thinking
 // indicator), the dialog's own validation and the server's refusal of impossible rules. The page
-// thinks on the server here (the player's setting), since these are the server's failures. A
-// refusal the page handles (an illegal link, a board too large to solve) leaves no error in the
-// browser's console.
+// thinks on the server here (the player's setting), since these are the server's failures. Retry
+// retries the failed move even when the heat map failed after it; a refusal the page handles
+// (an illegal link, a board too large to solve) leaves no error in the browser's console.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, idle, LANGUAGES, launch, open, say, shot, VIEWPORTS } from '../lib.mjs';
@@ -37,6 +37,39 @@ for (const vp of VIEWPORTS) {
     });
 
     for (const { lang, locale, dict } of LANGUAGES) {
+      test(`Retry after a failed move retries the move, though the heat map failed after it (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=15x15x5&o=level1&s=X', { thinking: 'server', locale });
+        await page.keyboard.press('w');
+        await page.waitForFunction(() => Number(document.getElementById('board').dataset.heatCells) > 0, null, { timeout: 30000 });
+        const failed = [];
+        const fail = (what) => (route) => {
+          failed.push(what);
+          return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' });
+        };
+        await page.route('**/api/move', fail('move'));
+        // The heat map of the new position fails too, after the move did.
+        await page.route('**/api/weights', async (route) => {
+          await new Promise((r) => setTimeout(r, 800));
+          await fail('weights')(route);
+        });
+        await page.click('#grid [data-cell="h8"]');
+        await page.waitForSelector('#error:not([hidden])');
+        await page.waitForFunction(() => document.getElementById('board').dataset.busy === 'false');
+        await page.waitForTimeout(1200);
+        assert.deepEqual(failed, ['move', 'weights']);
+        assert.equal(await page.textContent('#error-text'), say(dict, 'errServer', { status: 500 }));
+        assert.equal(await page.isVisible('#btn-retry'), true);
+        assert.equal((await board(page)).ply, '1');
+        await page.unroute('**/api/move');
+        await page.unroute('**/api/weights');
+        await page.click('#btn-retry');
+        // The computer's answer comes, and the heat map of the new position.
+        await page.waitForSelector('#board[data-busy="false"][data-ply="2"]', { timeout: 30000 });
+        await page.waitForFunction(() => Number(document.getElementById('board').dataset.heatCells) > 0, null, { timeout: 30000 });
+        assert.equal(await page.isVisible('#error'), false);
+        await page.done(true);
+      });
+
       test(`a refusal the page handles leaves no error in the console (${lang})`, async () => {
         // The server refuses the link's second move (422): the page says so.
         const page = await open(browser, vp, '/?r=3x3x3&m=a1.a1&o=human', { thinking: 'server', locale });

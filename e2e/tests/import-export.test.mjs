@@ -1,7 +1,8 @@
 // Study, item 6: import and export. A .psq file written by hand from the format's description
 // (crates/mnk-core/tests/data/) opens as a game; a record and a diagram paste in; the game
 // exports as a .psq that imports back to the same moves, and as a PNG of the board. A record
-// naming a cell beyond the largest board is refused.
+// naming a cell beyond the largest board is refused; a game with variations is exported with a
+// word that only the link keeps them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -80,6 +81,25 @@ for (const vp of VIEWPORTS) {
         await page.done();
       });
 
+      test(`exporting a game with variations says only the link keeps them (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=15x15x5&m=h8.i9.j10&t=h8.i9(h9.g7).j10&o=human', { locale });
+        await page.keyboard.press('i');
+        await page.waitForSelector('#dlg-share[open]');
+        assert.equal(await page.isVisible('#export-note'), true);
+        assert.equal(await page.textContent('#export-note'), say(dict, 'exportVariations'));
+        // The .psq file holds the line shown, as the note says.
+        const psq = (await downloaded(page, '#btn-save-psq')).toString('utf8');
+        assert.equal(psq.split('\r\n').filter((l) => /^\d+,\d+,\d+$/.test(l)).length, 3);
+        assert.equal(await page.isVisible('#export-note'), true);
+        await page.click('#share-close');
+        // A game of one line has nothing left out.
+        await page.goto(page.url().replace(/&t=[^&]*/, ''));
+        await idle(page);
+        await page.keyboard.press('i');
+        await page.waitForSelector('#dlg-share[open]');
+        assert.equal(await page.isVisible('#export-note'), false);
+        await page.done();
+      });
     }
 
     test('.psq export imports back to the same game; the PNG is a picture', async () => {

@@ -1,9 +1,10 @@
 // Swap2 openings: against a bot from either seat, and between two people on one device. The
 // stones are placed by clicks, the choice is made in the panel beside the board, the computer
-// takes its part through POST /api/opening, and the colours that follow are the ones chosen.
+// takes its part through POST /api/opening, and the colours that follow are the ones chosen;
+// between two people the page says who took which colour, and names them in the status.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { board, idle, launch, open, play, shot, stones, VIEWPORTS } from '../lib.mjs';
+import { board, idle, LANGUAGES, launch, open, play, say, shot, stones, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -109,6 +110,27 @@ for (const vp of VIEWPORTS) {
       assert.doesNotMatch(page.url(), /w=swap2/);
       await page.done();
     });
+
+    for (const { lang, locale, dict } of LANGUAGES) {
+      test(`two people: who took which colour is said, and the status names them (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=15x15x5&o=human&w=swap2', { locale });
+        for (const cell of ['h8', 'h9', 'j10']) await play(page, cell, vp);
+        await page.click('#swap-white');
+        await idle(page);
+        const [one, two] = [say(dict, 'openingPlayer1'), say(dict, 'openingPlayer2')];
+        assert.equal(await page.textContent('#info'), say(dict, 'openingTook', { who: two, p: 'O', other: one, q: 'X' }));
+        assert.equal(await status(page), say(dict, 'playerToMoveSeat', { p: 'O', who: two }));
+        await play(page, 'g7', vp);
+        assert.equal(await status(page), say(dict, 'playerToMoveSeat', { p: 'X', who: one }));
+        // Player 1 (X) makes five: the result names them too.
+        await page.goto(page.url().replace(/&m=[^&]*/, '&m=h8.h9.j10.g7.i9.a1.k11.a2'));
+        await idle(page);
+        await play(page, 'l12', vp);
+        assert.equal((await board(page)).status, 'win');
+        assert.equal(await page.textContent('#banner-text'), say(dict, 'playerWinsSeat', { p: 'X', who: one }));
+        await page.done();
+      });
+    }
 
     test('two people: player 2 takes O and plays on, and a reload keeps it', async () => {
       const page = await open(browser, vp, '/?r=15x15x5&o=human&w=swap2');

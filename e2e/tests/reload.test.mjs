@@ -1,8 +1,9 @@
-// The game lives in the URL: reloading, or opening the link elsewhere, restores it. A link too
-// long for the server shows a page saying so.
+// The game lives in the URL: reloading, or opening the link elsewhere, restores it. A link that
+// cannot be opened says why and keeps the last game; variations that cannot be read are said
+// and the game's line opens; a link too long for the server shows a page saying so.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BASE, board, idle, launch, open, play, stones, VIEWPORTS } from '../lib.mjs';
+import { BASE, board, idle, LANGUAGES, launch, open, play, say, stones, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -45,6 +46,59 @@ for (const vp of VIEWPORTS) {
       assert.equal(b.ply, '0');
       await page.done(true);
     });
+
+    for (const { lang, locale, dict } of LANGUAGES) {
+      test(`a bad link after a game: said, and the last game kept (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=9x9x5&o=level1&s=X', { locale });
+        await play(page, 'e5', vp);
+        const kept = await stones(page);
+        const keptLink = new URL(page.url()).search;
+        assert.equal(Object.keys(kept).length, 2);
+        const showsKept = async (why) => {
+          await idle(page);
+          assert.equal(await page.isVisible('#error'), true, why);
+          assert.equal(await page.textContent('#error-text'), `${why} ${say(dict, 'linkKeptGame')}`);
+          assert.deepEqual(await stones(page), kept);
+          assert.equal(new URL(page.url()).search, keptLink);
+        };
+        // Rules the page cannot read.
+        await page.goto(`${BASE}/?r=bogus&m=a1&o=human`);
+        await showsKept(say(dict, 'errLink', { what: 'bogus' }));
+        // A game the server refuses.
+        await page.goto(`${BASE}/?r=3x3x3&m=a1.a1&o=human`);
+        await idle(page);
+        const refused = await page.textContent('#error-text');
+        assert.ok(refused.startsWith(say(dict, 'errLinkRefused', { message: 'move 2' })), refused);
+        await showsKept(refused.slice(0, -say(dict, 'linkKeptGame').length - 1));
+        await page.done();
+      });
+
+      test(`a bad link with no game kept: a fresh game, and the notice stays while the computer moves (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=bogus&m=a1', { locale, settings: { rules: '9x9x5', opponent: 'level1', side: 'O' } });
+        // The fresh game's first move is the computer's; the notice is still there after it.
+        await page.waitForSelector('#board[data-busy="false"][data-ply="1"]', { timeout: 30000 });
+        assert.equal(await page.isVisible('#error'), true);
+        assert.equal(await page.textContent('#error-text'), say(dict, 'errLink', { what: 'bogus' }));
+        assert.match(page.url(), /r=9x9x5/);
+        // It goes when dismissed.
+        await page.click('#btn-dismiss');
+        assert.equal(await page.isVisible('#error'), false);
+        await page.done();
+      });
+
+      test(`variations that cannot be read are said, and the game's line opens (${lang})`, async () => {
+        const page = await open(browser, vp, '/?r=9x9x5&m=e5.f6&t=e5.f6(d4.c3&o=human', { locale });
+        await page.waitForSelector('#error:not([hidden])');
+        assert.equal(await page.textContent('#error-text'), say(dict, 'errLinkTree', { why: say(dict, 'treeText_open') }));
+        assert.equal((await board(page)).ply, '2');
+        assert.deepEqual(await stones(page), { e5: 'X', f6: 'O' });
+        const q = new URL(page.url()).searchParams;
+        assert.equal(q.get('r'), '9x9x5');
+        assert.equal(q.get('m'), 'e5.f6');
+        assert.equal(q.get('t'), null);
+        await page.done();
+      });
+    }
 
     test('a link too long to open shows a page saying so, in each language, not JSON', async () => {
       const context = await browser.newContext({ viewport: vp.viewport, deviceScaleFactor: vp.deviceScaleFactor, isMobile: vp.isMobile || false, hasTouch: vp.hasTouch || false });

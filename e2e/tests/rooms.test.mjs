@@ -195,7 +195,7 @@ describe('rooms (desktop)', () => {
       for (const p of [a, b]) await waitPly(p, ply + 1);
     }
     for (const p of [a, b]) assert.match((await board(p)).forbidden, /(^| )h8:double-three( |$)/);
-    assert.match(await a.getAttribute('#grid [data-cell="h8"]', 'aria-label'), /h8, empty, forbidden for black: a double-three/);
+    assert.match(await a.getAttribute('#grid [data-cell="h8"]', 'aria-label'), /h8, empty, forbidden for X \(black\): a double-three/);
     await shot(a, 'desktop-room-renju-forbidden');
     await a.click('#grid [data-cell="h8"]');
     assert.match(await a.textContent('#room-notice'), /h8 is forbidden for black under renju: a double-three/);

@@ -49,6 +49,12 @@ describe('move tree', () => {
     assert.equal(MoveTree.fromText('').root.children.length, 0);
   });
 
+  test('what is wrong with malformed text is said', () => {
+    const cases = { 'h8.i9(j10.k11': 'open', 'h8(i9': 'open', 'h8)': 'close', 'h8.i9)(j10)': 'close', 'h8..i9': 'empty', 'h8.': 'empty', '.h8': 'empty', 'h8()': 'empty', '(h8)': 'start', 'h8(i9)j10': 'dot' };
+    for (const [bad, error] of Object.entries(cases)) assert.deepEqual(MoveTree.readText(bad), { error }, bad);
+    assert.equal(MoveTree.readText('h8.i9(j10.k11)').tree.toText(), 'h8.i9(j10.k11)');
+  });
+
   test('taking back removes the moves and keeps the other variations', () => {
     const tree = MoveTree.fromMoves(['a1', 'b2']);
     tree.goto(tree.nodeAt(1));

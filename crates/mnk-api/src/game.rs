@@ -198,7 +198,27 @@ pub fn state_json(pos: &Position) -> Json {
     if pos.rules().has_forbidden_moves(pos.rules().first()) {
         state["forbidden"] = Json::Array(forbidden_json(pos));
     }
+    if let Some(unwon) = unwon_json(pos) {
+        state["unwon"] = unwon;
+    }
     state
+}
+
+/// When the last move made k or more in a row that does not win (caro's five closed at both
+/// ends, an overline where only exactly k wins): whose run, its cells and why, so that a
+/// front-end can say why the game goes on.
+pub fn unwon_json(pos: &Position) -> Option<Json> {
+    let last = pos.last_move()?;
+    if pos.outcome().winner().is_some() {
+        return None;
+    }
+    let (run, why) = pos.unwon_run(last)?;
+    Some(json!({
+        "player": pos.stone(last),
+        "cells": cell_names(pos.rules(), &run),
+        "reason": why.name(),
+        "why": why.to_string(),
+    }))
 }
 
 /// The cells the side to move may not play, each with its kind (`double-three`,
@@ -247,6 +267,32 @@ mod tests {
 
     fn request(rules: Json, moves: Json) -> GameRequest {
         serde_json::from_value(json!({ "rules": rules, "moves": moves })).unwrap()
+    }
+
+    #[test]
+    fn a_run_that_does_not_win_is_explained() {
+        let state = |rules: &str, moves: &str| {
+            let moves: Vec<Json> = moves.split(' ').map(Json::from).collect();
+            state_json(&position(&json!(rules), &moves).unwrap())
+        };
+        let closed = state("caro", "b1 a1 c1 g1 d1 a3 f1 c3 e1");
+        assert_eq!(closed["outcome"]["status"], "ongoing");
+        assert_eq!(closed["unwon"]["reason"], "closed");
+        assert_eq!(closed["unwon"]["player"], "X");
+        assert_eq!(
+            closed["unwon"]["cells"],
+            json!(["b1", "c1", "d1", "e1", "f1"])
+        );
+        let six = "a1 a3 b1 c3 c1 e3 d1 g3 f1 i3 e1";
+        assert_eq!(state("15x15x5,exact", six)["unwon"]["reason"], "overline");
+        // A win, or a move that makes no long run, has nothing to explain; nor does a later
+        // move that does not make the run.
+        assert_eq!(state("15x15x5", six)["outcome"]["status"], "win");
+        assert!(state("15x15x5", six).get("unwon").is_none());
+        assert!(state("caro", "b1 a1 c1 g1 d1 a3 f1 c3 e1 h8")
+            .get("unwon")
+            .is_none());
+        assert!(state("caro", "h8").get("unwon").is_none());
     }
 
     #[test]

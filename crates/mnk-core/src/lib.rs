@@ -36,3 +36,4 @@ pub use record::Record;
 pub use rules::{Board, Preset, Rules, RulesError, Win, MAX_K, MAX_SIDE};
 pub use setup::SetupError;
 pub use symmetry::Symmetry;
+pub use win::NoWin;

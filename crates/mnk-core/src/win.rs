@@ -6,11 +6,75 @@
 //! outcome after a move, the full scan, [`Position::wins_at`] and [`Position::winning_cells`]
 //! all come through here, and the engine asks `wins_at` instead of counting runs itself.
 
+use std::fmt;
+
 use crate::cell::{Cell, DIRECTIONS};
 use crate::player::Player;
 use crate::position::Position;
 
+/// Why a run of k or more stones does not win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoWin {
+    /// Longer than k where only exactly k wins (exactly k, caro, renju's black).
+    Overline,
+    /// Exactly k, but closed at both ends by the opponent's stones (caro).
+    Closed,
+}
+
+impl NoWin {
+    /// The name the API gives it: `overline` or `closed`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            NoWin::Overline => "overline",
+            NoWin::Closed => "closed",
+        }
+    }
+}
+
+impl fmt::Display for NoWin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NoWin::Overline => "longer than the rules let win",
+            NoWin::Closed => "closed at both ends by the opponent",
+        })
+    }
+}
+
 impl Position {
+    /// A run of the stone on `cell` that is k or more long and yet does not win, with why: the
+    /// first in [`DIRECTIONS`] order, or `None` when there is none (or no stone on `cell`). What a
+    /// front-end says when a move looks like a win and is not: caro's closed five, an overline
+    /// where only exactly k wins.
+    ///
+    /// ```
+    /// use mnk_core::{Cell, NoWin, Position, Rules};
+    /// let rules: Rules = "9x9x5,caro".parse().unwrap();
+    /// // X's five b2..f2 is closed by O's stones at a2 and g2.
+    /// let moves: Vec<Cell> = "b2 a2 c2 g2 d2 d1 f2 f1 e2".split(' ').map(|m| m.parse().unwrap()).collect();
+    /// let pos = Position::from_moves(rules, &moves).unwrap();
+    /// let (run, why) = pos.unwon_run("e2".parse().unwrap()).unwrap();
+    /// assert_eq!((run.len(), why), (5, NoWin::Closed));
+    /// assert!(!pos.is_over());
+    /// ```
+    #[must_use]
+    pub fn unwon_run(&self, cell: Cell) -> Option<(Vec<Cell>, NoWin)> {
+        let player = self.stone(cell)?;
+        let k = self.rules().k() as usize;
+        DIRECTIONS.into_iter().find_map(|dir| {
+            let run = self.run_through(cell, player, dir);
+            if run.len() < k || self.run_wins(&run, dir, player) {
+                return None;
+            }
+            let why = if run.len() > k {
+                NoWin::Overline
+            } else {
+                NoWin::Closed
+            };
+            Some((run, why))
+        })
+    }
+
     /// Whether `player`'s stone on `cell` would complete a winning line now: `cell` is on the
     /// board and empty, and the run of `player`'s stones through it, in some direction, wins
     /// under the rules (under renju black's five wins even where the same move would also be a
@@ -84,6 +148,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use super::NoWin;
     use crate::cell::cells;
     use crate::{Cell, Player, Position, Preset, Rules};
 
@@ -107,6 +172,32 @@ mod tests {
         assert!(stones("15x15x5,renju,o-first").wins_at(e1, Player::X));
         assert_eq!(stones("15x15x5").winning_cells(Player::X), vec![e1]);
         assert!(stones("15x15x5,exact").winning_cells(Player::X).is_empty());
+    }
+
+    #[test]
+    fn runs_that_do_not_win_say_why() {
+        let game = |rules: &str, moves: &str| {
+            Position::from_moves(rules.parse::<Rules>().unwrap(), &cells(moves)).unwrap()
+        };
+        let e1: Cell = "e1".parse().unwrap();
+        // Caro: a five closed at both ends does not win; a half-open one does (and the edge
+        // closes nothing).
+        let closed = game("15x15x5,caro", "b1 a1 c1 g1 d1 a3 f1 c3 e1");
+        let (run, why) = closed.unwon_run(e1).unwrap();
+        assert_eq!((run, why), (cells("b1 c1 d1 e1 f1"), NoWin::Closed));
+        assert!(!closed.is_over());
+        let half_open = game("15x15x5,caro", "b1 a1 c1 a3 d1 c3 f1 e3 e1");
+        assert!(half_open.is_over());
+        assert_eq!(half_open.unwon_run(e1), None);
+        // Exactly five: six in a row is an overline; under freestyle it wins.
+        let six = "a1 a3 b1 c3 c1 e3 d1 g3 f1 i3 e1";
+        let exact = game("15x15x5,exact", six);
+        assert!(!exact.is_over());
+        assert_eq!(exact.unwon_run(e1).map(|r| r.1), Some(NoWin::Overline));
+        assert!(game("15x15x5", six).is_over());
+        // Short runs, and empty cells, have nothing to say.
+        assert_eq!(exact.unwon_run("c3".parse().unwrap()), None);
+        assert_eq!(exact.unwon_run("h8".parse().unwrap()), None);
     }
 
     #[test]
