@@ -14,13 +14,24 @@ export class RequestError extends Error {
    * @param {string} message the server's message, or a description of the failure
    * @param {number} [status] HTTP status
    * @param {string} [code] the API's stable error code
+   * @param {object} [words] the refusal's `reason`, `params` and `index` (docs/api.md#refusals),
+   *   from which the page says it in the player's language
    */
-  constructor(kind, message, status, code) {
+  constructor(kind, message, status, code, words = {}) {
     super(message);
     this.kind = kind;
     this.status = status;
     this.code = code;
+    this.reason = words.reason;
+    this.params = words.params;
+    this.index = words.index;
   }
+}
+
+/** The refusal a reply with `status` and body `json` carries. */
+function refusal(status, json) {
+  const err = (json && json.error) || {};
+  return new RequestError('http', err.message || `HTTP ${status}`, status, err.code, err);
 }
 
 /**
@@ -77,10 +88,7 @@ async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
       return callServer(path, body, { signal, timeoutMs });
     }
     const { status, body: json } = reply;
-    if (status !== 200) {
-      const err = json && json.error;
-      throw new RequestError('http', err && err.message ? err.message : `error ${status}`, status, err && err.code ? err.code : undefined);
-    }
+    if (status !== 200) throw refusal(status, json);
     return json;
   } finally {
     limit.release();
@@ -119,10 +127,7 @@ async function callServer(path, body, { signal, timeoutMs = TIMEOUT_MS, headers 
       json = null;
     }
     const status = Number(res.headers.get('Mnk-Status')) || res.status;
-    if (status < 200 || status >= 300) {
-      const err = json && json.error;
-      throw new RequestError('http', err && err.message ? err.message : `HTTP ${status}`, status, err && err.code ? err.code : undefined);
-    }
+    if (status < 200 || status >= 300) throw refusal(status, json);
     if (json === null) throw new RequestError('http', 'the answer was not JSON', status);
     return json;
   } finally {

@@ -17,7 +17,7 @@ import { bindExplorer, resetExplorer, toggleExplorer } from './explorer.js';
 import { bindShare, openShare } from './share.js';
 import { bindExplain } from './explain.js';
 import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
-import { describeError, hideError, hideLinkError, isRefusal, retryError, showError, showLinkError, showRequestFailure } from './errors.js';
+import { describeError, hideError, hideLinkError, isRefusal, refusalText, retryError, showError, showLinkError, showRequestFailure } from './errors.js';
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
 import { bindKeys } from './keys.js';
 import { gameFromUrl, rulesFrom, savedGame } from './link.js';
@@ -288,7 +288,7 @@ function openFirstGame() {
       },
       onFailed: (err) => {
         // The link is wrong (bad rules, an illegal move): say so and open the last game instead.
-        if (isRefusal(err)) openInstead(t('errLinkRefused', { message: err.message }));
+        if (isRefusal(err)) openInstead(t('errLinkRefused', { message: refusalText(err) }));
         else showError(err, restore);
       },
     });

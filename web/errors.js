@@ -3,7 +3,7 @@
 
 import { RequestError } from './api.js';
 import { store } from './store.js';
-import { t } from './i18n.js';
+import { hasText, lang, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -14,7 +14,26 @@ export function describeError(err) {
   if (err.kind === 'network') return t(navigator.onLine === false ? 'errOffline' : 'errNetwork');
   if (err.status === 503) return t('errBusy');
   if (err.status >= 500) return t('errServer', { status: err.status });
-  return t('errRefused', { message: err.message });
+  return t('errRefused', { message: refusalText(err) });
+}
+
+/**
+ * A refusal in the player's language: `{code, message, reason?, params?, index?}` as the API
+ * gives it (docs/api.md#refusals). The sentence its reason names, else one for its code; in
+ * English a refusal without a reason keeps the API's own message, which says more.
+ */
+export function refusalText(error) {
+  const params = {};
+  for (const [name, value] of Object.entries(error.params || {})) {
+    params[name] = typeof value === 'number' ? value.toLocaleString(lang()) : value;
+  }
+  if (error.index != null && params.move === undefined) params.move = error.index + 1;
+  if (params.kind) params.kind = t(`forbidden_${params.kind}`);
+  const worded = error.reason && `refusal_${error.code}_${error.reason}`;
+  if (worded && hasText(worded)) return t(worded, params);
+  if (error.message && lang() === 'en') return error.message;
+  const general = `refusal_${error.code}`;
+  return hasText(general) ? t(general, params) : error.message || error.code;
 }
 
 /** A refusal (4xx) would only be refused again; timeouts, network failures and 5xx may pass. */

@@ -9,7 +9,7 @@
 // follows the ARIA tree pattern: one focusable item; ↑/↓ move, →/← open and close, Enter shows.
 
 import { call, RequestError } from './api.js';
-import { showRequestFailure } from './errors.js';
+import { refusalText, showRequestFailure } from './errors.js';
 import { lang, t } from './i18n.js';
 import { apiRules } from './notation.js';
 import { playerOf, store } from './store.js';
@@ -197,7 +197,7 @@ function childrenOf(node, level) {
     const text = data.outcome.status === 'win' ? t('treeWon', { p: data.outcome.winner }) : data.outcome.reason === 'no_line_left' ? t('treeDeadDraw') : t('treeDrawn');
     return note(text, 'over');
   }
-  if (data.uncounted) note(t('treeUncounted', { why: data.uncounted.message }), 'uncounted');
+  if (data.uncounted) note(t('treeUncounted', { why: refusalText({ ...data.uncounted, code: 'uncounted' }) }), 'uncounted');
   if (data.source === 'book') note(t('treeFromBook'), 'book');
   for (const child of data.children) {
     const moves = [...node.moves, child.cell];

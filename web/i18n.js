@@ -42,6 +42,11 @@ export function t(key, params) {
   return s;
 }
 
+/** Whether `key` has a text (in the player's language or in English). */
+export function hasText(key) {
+  return key in dict || key in en;
+}
+
 function pluralForm(key, params) {
   if (!params || typeof params.n !== 'number') return undefined;
   const category = new Intl.PluralRules(current).select(params.n);

@@ -9,7 +9,7 @@
 
 import { pauseAnalysis } from './analysis.js';
 import { call, RequestError } from './api.js';
-import { hideError, isRefusal, showError } from './errors.js';
+import { hideError, isRefusal, refusalText, showError } from './errors.js';
 import { t } from './i18n.js';
 import { saveUrl } from './link.js';
 import { apiOpponent, apiRules, cellName, other, parseCell } from './notation.js';
@@ -351,7 +351,7 @@ export function goto(node, then) {
       if (!isRefusal(err)) return false;
       store.tree.remove(node);
       show();
-      showError(t('errLinkRefused', { message: err.message }), null);
+      showError(t('errLinkRefused', { message: refusalText(err) }), null);
       return true;
     },
   );

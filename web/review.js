@@ -66,11 +66,19 @@ async function solved(node, signal) {
  * Values the positions from `node` on along the line (`STRETCH` moves) with the review's search
  * and keeps on each node its value and X's chance, and on each move after it its judgement.
  */
-async function reviewStretch(node, line, signal) {
+async function reviewStretch(node, line, signal, span = STRETCH) {
   const last = line[line.length - 1] || store.tree.root;
   const from = node.ply;
-  const to = Math.min(from + STRETCH, last.ply);
-  const r = await call('review', { rules: apiRules(store.rules), moves: last.moves, from, to }, { signal });
+  const to = Math.min(from + span, last.ply);
+  let r;
+  try {
+    r = await call('review', { rules: apiRules(store.rules), moves: last.moves, from, to }, { signal });
+  } catch (err) {
+    // A busy device may not search a whole stretch in the time allowed (the review refuses
+    // rather than give values that depend on the load): one move at a time then.
+    if (err.code === 'out_of_time' && to - from > 1) return reviewStretch(node, line, signal, 1);
+    throw err;
+  }
   const nodes = [store.tree.root, ...line];
   for (const p of r.positions) {
     const n = nodes[p.ply];

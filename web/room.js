@@ -11,7 +11,7 @@
 
 import { call } from './api.js';
 import { showClocks } from './clocks.js';
-import { hideError, showError } from './errors.js';
+import { hideError, refusalText, showError } from './errors.js';
 import { t } from './i18n.js';
 import { apiRules, cellName, other } from './notation.js';
 import { settings } from './settings.js';
@@ -272,7 +272,7 @@ function connect() {
         room.seat = null;
         room.notice = t('roomSeatLost');
       } else {
-        room.notice = message.error.message;
+        room.notice = refusalText(message.error);
       }
       board.pending = null;
       if (message.state) apply(message.state);
@@ -382,7 +382,7 @@ export function roomMove(cell) {
   const forbidden = forbiddenAt(cell);
   if (forbidden) {
     // Renju: black may not play here. Say why instead of asking the server to refuse it.
-    room.notice = t('forbiddenMove', { cell: cellName(cell.x, cell.y), kind: t(`forbidden_${forbidden.kind}`) });
+    room.notice = t('forbiddenMoveFor', { cell: cellName(cell.x, cell.y), p: st.to_move, kind: t(`forbidden_${forbidden.kind}`) });
     renderRoom();
     return;
   }

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import en from '../../web/i18n/en.js';
 import pl from '../../web/i18n/pl.js';
 import ru from '../../web/i18n/ru.js';
-import { idle, launch, open, play, shot, VIEWPORTS } from '../lib.mjs';
+import { idle, LANGUAGES, launch, open, play, say, shot, VIEWPORTS } from '../lib.mjs';
 
 /** A plural form of a key (`valueWinFor_few`): each language has the forms its grammar needs. */
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -94,5 +94,57 @@ for (const vp of VIEWPORTS) {
       assert.equal(await page.$eval('#sel-lang', (s) => s.value), 'pl');
       await page.done();
     });
+  });
+}
+
+// The server's refusals reach each player in their language: the API gives a code, a reason and
+// values (docs/api.md, "Refusals in words") and the page words them; so do the clock presets and
+// the explorer's values, which fit their rows.
+for (const vp of VIEWPORTS) {
+  describe(`the server's words in each language (${vp.name})`, () => {
+    for (const { lang, locale, dict } of LANGUAGES) {
+      test(`refusals, clock presets and the explorer's values (${lang})`, async () => {
+        // Rules that cannot be played: said from the reason and its values.
+        const page = await open(browser, vp, '/?r=3x3x9&o=human', { locale });
+        await page.waitForSelector('#error:not([hidden])');
+        const rules = say(dict, 'refusal_bad_rules_k_does_not_fit', { k: 9, width: 3, height: 3 });
+        assert.equal(await page.textContent('#error-text'), say(dict, 'errLinkRefused', { message: rules }));
+        if (lang !== 'en') assert.doesNotMatch(await page.textContent('#error-text'), /line|fits|board/);
+
+        // The clock presets of the room dialog.
+        const clocks = await page.$$eval('#room-clock option', (options) => options.map((o) => o.textContent));
+        assert.deepEqual(clocks, ['roomNoClock', 'clock60', 'clock180p2', 'clock300p3', 'clock600p5'].map((k) => say(dict, k)));
+
+        // The tree's counts out of reach: why, in words, once ("not counted" said by the page).
+        await page.goto(page.url().replace(/\?.*$/, '?r=5x5x4&o=human'));
+        await idle(page);
+        await page.keyboard.press('g');
+        const note = page.locator('#explorer-tree .xnote[data-state="uncounted"]');
+        await note.waitFor({ timeout: 30000 });
+        const why = say(dict, 'refusal_uncounted_empties', { max: 16 });
+        assert.equal(await note.textContent(), say(dict, 'treeUncounted', { why }));
+
+        // 3×3's values (the longest, "X выигрывает за 5 полуходов") fit their rows.
+        await page.goto(page.url().replace(/\?.*$/, '?r=3x3x3&o=human'));
+        await idle(page);
+        if ((await page.getAttribute('#btn-tree', 'aria-pressed')) !== 'true') await page.keyboard.press('g');
+        const open3 = page.locator('#explorer-tree [data-key="b2"] > .xrow .twisty');
+        await open3.waitFor({ timeout: 30000 });
+        await open3.click();
+        await page.locator('#explorer-tree [data-key="b2 b1"]').waitFor({ timeout: 30000 });
+        const cut = await page.$$eval('#explorer-tree .xvalue', (values) =>
+          values
+            .filter((v) => {
+              const row = v.closest('.xrow').getBoundingClientRect();
+              const box = v.getBoundingClientRect();
+              return v.scrollWidth > v.clientWidth + 1 || box.right > row.right + 1 || box.right > document.documentElement.clientWidth;
+            })
+            .map((v) => v.textContent),
+        );
+        assert.deepEqual(cut, [], 'values cut or past their row');
+        await shot(page, `${vp.name}-explorer-values-${lang}`);
+        await page.done();
+      });
+    }
   });
 }

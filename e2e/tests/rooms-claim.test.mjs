@@ -73,6 +73,9 @@ describe('a game the opponent left', () => {
     const token = await a.evaluate((id) => JSON.parse(localStorage.getItem('mnk.roomTokens'))[id], room);
     const early = await api(`rooms/${room}/claim`, { token }, server.base);
     assert.equal(early.error && early.error.code, 'not_abandoned', JSON.stringify(early));
+    // With the words the page says it in: the reason and the seconds.
+    assert.match(early.error.reason, /^(connected|not_yet)$/, JSON.stringify(early));
+    assert.equal(typeof early.error.params.secs, 'number', JSON.stringify(early));
 
     await waitClaim(a, 'true');
     const ready = {

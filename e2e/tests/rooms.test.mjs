@@ -198,7 +198,7 @@ describe('rooms (desktop)', () => {
     assert.match(await a.getAttribute('#grid [data-cell="h8"]', 'aria-label'), /h8, empty, forbidden for X \(black\): a double-three/);
     await shot(a, 'desktop-room-renju-forbidden');
     await a.click('#grid [data-cell="h8"]');
-    assert.match(await a.textContent('#room-notice'), /h8 is forbidden for black under renju: a double-three/);
+    assert.match(await a.textContent('#room-notice'), /h8 is forbidden for X \(black\) under renju: a double-three/);
     await a.waitForTimeout(300);
     for (const p of [a, b]) assert.equal((await board(p)).ply, '8');
     // Black plays elsewhere; white, to move, has none and may take h8.

@@ -9,7 +9,18 @@ use std::fmt;
 use mnk_core::{PlayError, RulesError};
 use mnk_engine::solver::SolveError;
 use mnk_engine::BotError;
-use serde_json::json;
+use serde_json::{json, Map, Value};
+
+/// The words behind a refusal's message: which sentence it is (`reason`, stable like the code)
+/// and the values it names, so that the page says it in the player's language
+/// (`docs/api.md#refusals`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Words {
+    /// The sentence, stable within its code (`k_does_not_fit` under `bad_rules`).
+    pub reason: &'static str,
+    /// The values the sentence names (`{"k": 6, "width": 3, "height": 3}`).
+    pub params: Map<String, Value>,
+}
 
 /// A refused request: a stable code, an HTTP status and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,6 +75,8 @@ pub enum ApiError {
     NotFound(String),
     /// A bug on our side (an illegal move from a bot): never caused by valid input.
     Internal(String),
+    /// A refusal with the words behind its message ([`ApiError::worded`]).
+    Worded(Box<ApiError>, Words),
 }
 
 impl ApiError {
@@ -87,6 +100,7 @@ impl ApiError {
             ApiError::OutOfTime(_) => "out_of_time",
             ApiError::NotFound(_) => "not_found",
             ApiError::Internal(_) => "internal",
+            ApiError::Worded(error, _) => error.code(),
         }
     }
 
@@ -109,6 +123,7 @@ impl ApiError {
             | ApiError::NotExplained(_)
             | ApiError::OutOfTime(_) => 422,
             ApiError::Internal(_) => 500,
+            ApiError::Worded(error, _) => error.status(),
         }
     }
 
@@ -118,6 +133,7 @@ impl ApiError {
         match self {
             ApiError::BadCell { index, .. } | ApiError::IllegalMove { index, .. } => Some(*index),
             ApiError::GameOver { index, .. } => *index,
+            ApiError::Worded(error, _) => error.index(),
             _ => None,
         }
     }
@@ -142,15 +158,41 @@ impl ApiError {
             ApiError::BadCell { message, .. }
             | ApiError::IllegalMove { message, .. }
             | ApiError::GameOver { message, .. } => message,
+            ApiError::Worded(error, _) => error.message(),
         }
     }
 
-    /// The error object of a refusal's body: `{"code", "message", "index"?}`.
+    /// The same refusal with the words behind its message: `reason` names the sentence,
+    /// `params` (a JSON object) the values in it.
     #[must_use]
-    pub fn error_json(&self) -> serde_json::Value {
+    pub fn worded(self, reason: &'static str, params: Value) -> ApiError {
+        let params = match params {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        ApiError::Worded(Box::new(self), Words { reason, params })
+    }
+
+    /// The words behind the message, where the refusal has them.
+    #[must_use]
+    pub fn words(&self) -> Option<&Words> {
+        match self {
+            ApiError::Worded(_, words) => Some(words),
+            _ => None,
+        }
+    }
+
+    /// The error object of a refusal's body: `{"code", "message", "index"?, "reason"?,
+    /// "params"?}`.
+    #[must_use]
+    pub fn error_json(&self) -> Value {
         let mut error = json!({ "code": self.code(), "message": self.message() });
         if let Some(index) = self.index() {
             error["index"] = json!(index);
+        }
+        if let Some(words) = self.words() {
+            error["reason"] = json!(words.reason);
+            error["params"] = Value::Object(words.params.clone());
         }
         error
     }
@@ -159,15 +201,29 @@ impl ApiError {
     #[must_use]
     pub fn from_play(index: usize, error: &PlayError) -> ApiError {
         let message = format!("move {} ({error})", index + 1);
+        let mv = index + 1;
         match error {
             PlayError::GameOver => ApiError::GameOver {
                 index: Some(index),
-                message: format!("move {} comes after the end of the game", index + 1),
-            },
-            PlayError::Occupied(_) | PlayError::OffBoard(_) | PlayError::Forbidden { .. } => {
-                ApiError::IllegalMove { index, message }
+                message: format!("move {mv} comes after the end of the game"),
             }
+            .worded("after_the_end", json!({ "move": mv })),
+            PlayError::Occupied(cell) => ApiError::IllegalMove { index, message }
+                .worded("occupied", json!({ "move": mv, "cell": cell.to_string() })),
+            PlayError::OffBoard(cell) => ApiError::IllegalMove { index, message }
+                .worded("off_board", json!({ "move": mv, "cell": cell.to_string() })),
+            PlayError::Forbidden { cell, kind } => ApiError::IllegalMove { index, message }.worded(
+                "forbidden",
+                json!({ "move": mv, "cell": cell.to_string(), "kind": kind.name() }),
+            ),
         }
+    }
+
+    /// The refusal of move `index`, `text`, which is not a cell (`message` says why).
+    #[must_use]
+    pub fn not_a_cell(index: usize, text: &str, message: String) -> ApiError {
+        ApiError::BadCell { index, message }
+            .worded("not_a_cell", json!({ "move": index + 1, "cell": text }))
     }
 
     /// The refusal of a request for thinking in a finished game.
@@ -195,7 +251,26 @@ impl std::error::Error for ApiError {}
 
 impl From<RulesError> for ApiError {
     fn from(error: RulesError) -> ApiError {
-        ApiError::BadRules(error.to_string())
+        let message = error.to_string();
+        let (reason, params) = match &error {
+            RulesError::ZeroSize => ("zero_size", json!({})),
+            RulesError::TooLarge { width, height } => (
+                "board_too_large",
+                json!({ "width": width, "height": height, "max": mnk_core::MAX_SIDE }),
+            ),
+            RulesError::ZeroK => ("zero_k", json!({})),
+            RulesError::KTooLarge(k) => ("k_too_large", json!({ "k": k, "max": mnk_core::MAX_K })),
+            RulesError::KDoesNotFit { k, width, height } => (
+                "k_does_not_fit",
+                json!({ "k": k, "width": width, "height": height }),
+            ),
+            RulesError::NotFive { win, k } => {
+                ("not_five", json!({ "win": win.to_string(), "k": k }))
+            }
+            RulesError::NeedsBorders(win) => ("needs_borders", json!({ "win": win.to_string() })),
+            RulesError::Syntax(_) => ("unreadable", json!({})),
+        };
+        ApiError::BadRules(message).worded(reason, params)
     }
 }
 
@@ -208,7 +283,9 @@ impl From<BotError> for ApiError {
             },
             BotError::Unsupported(_) => ApiError::Unsupported(error.to_string()),
             BotError::UnknownBot(_) => ApiError::UnknownBot(error.to_string()),
-            BotError::OutOfTime { .. } => ApiError::OutOfTime(error.to_string()),
+            BotError::OutOfTime { .. } => {
+                ApiError::OutOfTime(error.to_string()).worded("not_proven_in_time", json!({}))
+            }
             BotError::NotExplained(_) => ApiError::NotExplained(error.to_string()),
         }
     }
@@ -217,8 +294,17 @@ impl From<BotError> for ApiError {
 impl From<SolveError> for ApiError {
     fn from(error: SolveError) -> ApiError {
         match error {
-            SolveError::TooLarge(_) => ApiError::TooLarge(error.to_string()),
-            SolveError::Aborted { .. } => ApiError::OutOfTime(error.to_string()),
+            SolveError::TooLarge(ref rules) => {
+                let params = json!({ "rules": rules, "max": mnk_engine::solver::MAX_SOLVE_CELLS });
+                let reason = match rules.parse::<mnk_core::Rules>().map(|r| r.win()) {
+                    Ok(mnk_core::Win::Renju | mnk_core::Win::Caro) => "solver_rules",
+                    _ => "too_large_to_solve",
+                };
+                ApiError::TooLarge(error.to_string()).worded(reason, params)
+            }
+            SolveError::Aborted { .. } => {
+                ApiError::OutOfTime(error.to_string()).worded("not_proven_in_time", json!({}))
+            }
             SolveError::GameOver => ApiError::GameOver {
                 index: None,
                 message: "the game is over: there is nothing left to solve".to_string(),
@@ -239,5 +325,36 @@ mod tests {
         let e = ApiError::from_play(5, &PlayError::GameOver);
         assert_eq!((e.code(), e.status()), ("game_over", 409));
         assert_eq!(e.error_json()["index"], 5);
+    }
+
+    #[test]
+    fn refusals_carry_the_words_behind_their_message() {
+        let e = ApiError::from_play(1, &PlayError::Occupied(mnk_core::Cell::new(1, 1)));
+        let json = e.error_json();
+        assert_eq!(
+            (json["code"].as_str(), json["index"].as_u64()),
+            (Some("illegal_move"), Some(1))
+        );
+        assert_eq!(json["reason"], "occupied");
+        assert_eq!(json["params"], json!({ "move": 2, "cell": "b2" }));
+        let e = ApiError::from(RulesError::KDoesNotFit {
+            k: 6,
+            width: 3,
+            height: 3,
+        });
+        assert_eq!((e.code(), e.status()), ("bad_rules", 422));
+        assert_eq!(e.error_json()["reason"], "k_does_not_fit");
+        assert_eq!(
+            e.error_json()["params"],
+            json!({ "k": 6, "width": 3, "height": 3 })
+        );
+        let e = ApiError::not_a_cell(0, "hello", "'hello' is not a cell".into());
+        assert_eq!(
+            e.error_json()["params"],
+            json!({ "move": 1, "cell": "hello" })
+        );
+        // A refusal without words has neither field.
+        let plain = ApiError::BadJson("x".into()).error_json();
+        assert!(plain.get("reason").is_none() && plain.get("params").is_none());
     }
 }

@@ -78,13 +78,13 @@ impl SolveJob {
         match analyse_within(&self.pos, self.budget, &limits) {
             Ok(analysis) => Ok(solve_json(&rules, &analysis, elapsed(), "solver")),
             // Better the book's part, marked as such, than nothing.
-            Err(ApiError::OutOfTime(why)) => match self.book.as_ref().and_then(book_part) {
+            Err(e) if e.code() == "out_of_time" => match self.book.as_ref().and_then(book_part) {
                 Some(part) => {
                     let mut answer = solve_json(&rules, &part, elapsed(), "book");
                     answer["partial"] = json!(true);
                     Ok(answer)
                 }
-                None => Err(ApiError::OutOfTime(why)),
+                None => Err(e),
             },
             Err(e) => Err(e),
         }
@@ -169,17 +169,28 @@ impl TreeJob {
                 answer["positions"] = json!(counts.position.positions);
             }
             Err(e) => {
-                let (code, message) = match e {
-                    CountError::TooLarge(why) => ("too_large", format!("not counted: {why}")),
-                    CountError::Aborted => (
-                        "out_of_time",
-                        format!(
-                            "not counted: the values took the time, or the count did not finish within {} ms",
+                // Said whole, without "not counted" (the page says that part).
+                answer["uncounted"] = match e {
+                    CountError::TooLarge {
+                        reason,
+                        max,
+                        message,
+                    } => json!({
+                        "code": "too_large",
+                        "message": message,
+                        "reason": reason,
+                        "params": { "max": max },
+                    }),
+                    CountError::Aborted => json!({
+                        "code": "out_of_time",
+                        "message": format!(
+                            "the values took the time, or the count did not finish within {} ms",
                             self.budget.as_millis()
                         ),
-                    ),
+                        "reason": "count_time",
+                        "params": { "ms": self.budget.as_millis() },
+                    }),
                 };
-                answer["uncounted"] = json!({ "code": code, "message": message });
             }
         }
         answer["nodes"] = json!(analysis.nodes);
@@ -204,7 +215,8 @@ fn analyse_within(pos: &Position, budget: Duration, limits: &Limits) -> Result<A
         SolveError::Aborted { .. } => ApiError::OutOfTime(format!(
             "this position could not be solved within {} ms: {e}",
             budget.as_millis()
-        )),
+        ))
+        .worded("not_solved_in_time", json!({ "ms": budget.as_millis() })),
         other => ApiError::from(other),
     })
 }

@@ -4,7 +4,7 @@
 //! legal game. This module only translates: JSON in, [`Position`] or [`ApiError`] out, and the
 //! JSON shapes of `docs/api.md` for cells, outcomes and states.
 
-use mnk_core::{Cell, Outcome, Position, Rules};
+use mnk_core::{Cell, Outcome, Position, Rules, RulesSpec};
 use mnk_engine::Value;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
@@ -48,7 +48,12 @@ pub fn play(rules: Rules, moves: &[Json]) -> Result<Position, ApiError> {
     let moves = moves
         .iter()
         .enumerate()
-        .map(|(index, m)| parse_cell(m).map_err(|message| ApiError::BadCell { index, message }))
+        .map(|(index, m)| {
+            parse_cell(m).map_err(|message| {
+                let text = m.as_str().map_or_else(|| m.to_string(), str::to_string);
+                ApiError::not_a_cell(index, &text, message)
+            })
+        })
         .collect::<Result<Vec<Cell>, ApiError>>()?;
     let pos =
         Position::from_moves(rules, &moves).map_err(|(index, e)| ApiError::from_play(index, &e))?;
@@ -83,7 +88,8 @@ fn refuse_moves_after_dead_draw(rules: Rules, moves: &[Cell]) -> Result<(), ApiE
             "move {} comes after the game ended: no line could be completed any more, so it is a draw",
             dead + 1
         ),
-    })
+    }
+    .worded("after_the_end", json!({ "move": dead + 1 })))
 }
 
 /// Whether the game is over: won, the board full, or no line left for either player.
@@ -104,7 +110,8 @@ pub fn check_move_count(rules: &Rules, count: usize) -> Result<(), ApiError> {
             } else {
                 "the server's limit for the unbounded board"
             }
-        )));
+        ))
+        .worded("too_many_moves", json!({ "n": count, "max": limit })));
     }
     Ok(())
 }
@@ -114,12 +121,18 @@ pub fn check_move_count(rules: &Rules, count: usize) -> Result<(), ApiError> {
 pub fn parse_rules(value: &Json) -> Result<Rules, ApiError> {
     match value {
         Json::String(text) => text.parse::<Rules>().map_err(ApiError::from),
-        Json::Object(_) => Rules::deserialize(value)
-            .map_err(|e| ApiError::BadRules(format!("the rules are not playable: {e}"))),
+        Json::Object(_) => RulesSpec::deserialize(value)
+            .map_err(|e| {
+                ApiError::BadRules(format!("the rules are not playable: {e}"))
+                    .worded("unreadable", json!({}))
+            })?
+            .build()
+            .map_err(ApiError::from),
         _ => Err(ApiError::BadRules(
             "rules must be an object such as {\"width\": 15, \"height\": 15, \"k\": 5} or a string such as \"15x15x5\""
                 .to_string(),
-        )),
+        )
+        .worded("unreadable", json!({}))),
     }
 }
 

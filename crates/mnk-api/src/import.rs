@@ -237,7 +237,11 @@ fn letters_on_the_largest_board(words: &[&str]) -> Result<(), ApiError> {
                     index + 1,
                     mnk_core::column_name(MAX_SIDE - 1),
                 ),
-            });
+            }
+            .worded(
+                "beyond_largest_board",
+                json!({ "move": index + 1, "cell": word, "side": side }),
+            ));
         }
     }
     Ok(())

@@ -33,7 +33,7 @@ use std::time::Duration;
 use mnk_engine::{Clock, Deadline, Limits};
 use serde_json::Value as Json;
 
-pub use error::ApiError;
+pub use error::{ApiError, Words};
 pub use respond::{respond, Reply};
 
 /// What the answering side allows: think times and the books exact values come from.

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use mnk_core::{Cell, Player, Position, Rules};
 use mnk_engine::review::{review_stretch, Evaluation, Judgement, MAX_REVIEW_NODES, REVIEW_NODES};
+use mnk_engine::BotError;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
@@ -79,7 +80,11 @@ pub fn review(settings: &Settings, request: &ReviewRequest) -> Result<Job, ApiEr
         return Err(ApiError::TooLarge(format!(
             "{} positions in one review request: at most {MAX_STRETCH}",
             to - from + 1
-        )));
+        ))
+        .worded(
+            "review_stretch",
+            json!({ "n": to - from + 1, "max": MAX_STRETCH }),
+        ));
     }
     let nodes = request.nodes.unwrap_or(REVIEW_NODES);
     if !(1..=MAX_REVIEW_NODES).contains(&nodes) {
@@ -102,7 +107,15 @@ impl ReviewJob {
     /// Values the positions and judges the moves.
     pub fn run(self, context: &Context) -> Result<Json, ApiError> {
         let limits = context.limits(self.budget);
-        let reviewed = review_stretch(&self.start, &self.moves, self.nodes, &limits)?;
+        let reviewed =
+            review_stretch(&self.start, &self.moves, self.nodes, &limits).map_err(|e| match e {
+                BotError::OutOfTime { .. } => ApiError::OutOfTime(format!(
+                    "the review's searches did not finish within {} ms: ask for fewer positions",
+                    self.budget.as_millis()
+                ))
+                .worded("review_time", json!({ "ms": self.budget.as_millis() })),
+                other => ApiError::from(other),
+            })?;
         let rules = *self.start.rules();
         let mut to_move = self.start.to_move();
         let mut positions = Vec::with_capacity(reviewed.evaluations.len());

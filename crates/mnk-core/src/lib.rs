@@ -33,6 +33,8 @@ pub use player::Player;
 pub use position::{Outcome, PlayError, Position};
 pub use psq::{Psq, PsqError, PSQ_K};
 pub use record::Record;
+#[cfg(feature = "serde")]
+pub use rules::RulesSpec;
 pub use rules::{Board, Preset, Rules, RulesError, Win, MAX_K, MAX_SIDE};
 pub use setup::SetupError;
 pub use symmetry::Symmetry;

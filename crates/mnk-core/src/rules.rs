@@ -503,14 +503,19 @@ impl Preset {
 }
 
 #[cfg(feature = "serde")]
+pub use serde_impl::RulesSpec;
+
+#[cfg(feature = "serde")]
 mod serde_impl {
     //! Rules travel as `{"width":15,"height":15,"k":5,"win":"freestyle","first":"X"}`, or with
     //! `"unbounded": true` instead of width and height; they are validated on the way in.
     use super::*;
 
+    /// Rules as they travel, before they are checked: [`RulesSpec::build`] says what is wrong
+    /// with them as a [`RulesError`] (which `Rules`' own deserializer can only give as text).
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(deny_unknown_fields)]
-    struct RulesSpec {
+    pub struct RulesSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         width: Option<u32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -547,24 +552,32 @@ mod serde_impl {
         }
     }
 
-    impl<'de> serde::Deserialize<'de> for Rules {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
-            let spec = RulesSpec::deserialize(d)?;
-            let board = match (spec.unbounded, spec.width, spec.height) {
+    impl RulesSpec {
+        /// The rules these fields describe, checked.
+        pub fn build(self) -> Result<Rules, RulesError> {
+            let board = match (self.unbounded, self.width, self.height) {
                 (true, None, None) => Board::Unbounded,
                 (false, Some(width), Some(height)) => Board::Bounded { width, height },
                 (true, _, _) => {
-                    return Err(serde::de::Error::custom(
-                        "an unbounded board has no width or height",
+                    return Err(RulesError::Syntax(
+                        "an unbounded board has no width or height".into(),
                     ))
                 }
                 (false, _, _) => {
-                    return Err(serde::de::Error::custom(
-                        "give both width and height, or \"unbounded\": true",
+                    return Err(RulesError::Syntax(
+                        "give both width and height, or \"unbounded\": true".into(),
                     ))
                 }
             };
-            Rules::new(board, spec.k, spec.win, spec.first).map_err(serde::de::Error::custom)
+            Rules::new(board, self.k, self.win, self.first)
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Rules {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
+            RulesSpec::deserialize(d)?
+                .build()
+                .map_err(serde::de::Error::custom)
         }
     }
 }

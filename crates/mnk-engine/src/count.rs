@@ -82,8 +82,16 @@ impl TreeCounts {
 /// Why a tree was not counted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CountError {
-    /// The tree is too large to count (the message says which limit it passes).
-    TooLarge(String),
+    /// The tree is too large to count: `reason` names the limit it passes (`rules`, `cells`,
+    /// `empties`, `positions`), `max` its value, `message` says it for people.
+    TooLarge {
+        /// Which limit: a stable name.
+        reason: &'static str,
+        /// The limit's value (0 for `rules`).
+        max: usize,
+        /// The limit, in words.
+        message: String,
+    },
     /// A limit (deadline, stop flag) ended the count first.
     Aborted,
 }
@@ -91,7 +99,7 @@ pub enum CountError {
 impl fmt::Display for CountError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CountError::TooLarge(why) => write!(f, "{why}"),
+            CountError::TooLarge { message, .. } => write!(f, "{message}"),
             CountError::Aborted => write!(f, "stopped before the count was complete"),
         }
     }
@@ -128,10 +136,14 @@ fn not_yet(rules: &Rules) -> Result<(), CountError> {
     if crate::variant::solved(rules) {
         Ok(())
     } else {
-        Err(CountError::TooLarge(format!(
-            "counting does not know {} yet ({rules}): it counts freestyle and exactly-k games",
-            rules.win()
-        )))
+        Err(CountError::TooLarge {
+            reason: "rules",
+            max: 0,
+            message: format!(
+                "counting does not know {} yet ({rules}): it counts freestyle and exactly-k games",
+                rules.win()
+            ),
+        })
     }
 }
 
@@ -141,9 +153,13 @@ pub fn count_tree(rules: &Rules) -> Result<TreeCounts, CountError> {
     let geometry = Geometry::new(rules)
         .filter(|g| g.cells <= MAX_COUNT_CELLS)
         .ok_or_else(|| {
-            CountError::TooLarge(format!(
-                "counting needs a bounded board of at most {MAX_COUNT_CELLS} cells (4x5, say); {rules} is too large"
-            ))
+            CountError::TooLarge {
+                reason: "cells",
+                max: MAX_COUNT_CELLS,
+                message: format!(
+                    "counting needs a bounded board of at most {MAX_COUNT_CELLS} cells (4x5, say); {rules} is too large"
+                ),
+            }
         })?;
     let g = &geometry;
     let mut counts = TreeCounts {
@@ -226,18 +242,24 @@ pub struct CountsBelow {
 pub fn count_below(pos: &Position, limits: &Limits) -> Result<CountsBelow, CountError> {
     let rules = pos.rules();
     not_yet(rules)?;
-    let g = Geometry::new(rules).ok_or_else(|| {
-        CountError::TooLarge(format!(
+    let g = Geometry::new(rules).ok_or_else(|| CountError::TooLarge {
+        reason: "cells",
+        max: 64,
+        message: format!(
             "counting needs a bounded board of at most 64 cells; {rules} is too large"
-        ))
+        ),
     })?;
     let (me, them) = g.split(pos);
     let empty = g.full & !(me | them);
     let empties = empty.count_ones() as usize;
     if empties > MAX_COUNT_EMPTIES {
-        return Err(CountError::TooLarge(format!(
-            "the tree below a position with {empties} empty cells is too large to count: at most {MAX_COUNT_EMPTIES}"
-        )));
+        return Err(CountError::TooLarge {
+            reason: "empties",
+            max: MAX_COUNT_EMPTIES,
+            message: format!(
+                "the tree below a position with {empties} empty cells is too large to count: at most {MAX_COUNT_EMPTIES}"
+            ),
+        });
     }
     if pos.is_over() {
         let one = Subtree {
@@ -316,9 +338,13 @@ impl Below<'_> {
     fn tick(&mut self, held: usize) -> Result<(), CountError> {
         self.counted += 1;
         if held > MAX_HELD {
-            return Err(CountError::TooLarge(format!(
-                "the tree below this position is too large to count: more than {MAX_HELD} positions to keep"
-            )));
+            return Err(CountError::TooLarge {
+                reason: "positions",
+                max: MAX_HELD,
+                message: format!(
+                    "the tree below this position is too large to count: more than {MAX_HELD} positions to keep"
+                ),
+            });
         }
         if self.counted % CHECK_EVERY == 0 && self.limits.should_stop() {
             return Err(CountError::Aborted);

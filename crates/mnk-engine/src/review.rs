@@ -83,6 +83,13 @@ pub fn evaluate(pos: &Position, nodes: u64, limits: &Limits) -> Result<Evaluatio
         ..limits.clone()
     };
     let analysis = Engine::new(REVIEW_HASH_MB).analyse(pos, &limits, &mut |_| {})?;
+    // A search the clock or the caller cut short would value the position otherwise on another
+    // run: refused, rather than a review that changes with the machine's load.
+    if limits.should_stop() {
+        return Err(BotError::OutOfTime {
+            nodes: analysis.nodes,
+        });
+    }
     Ok(Evaluation {
         value: analysis.value,
         expected: expected(pos.rules(), analysis.value),
@@ -308,6 +315,17 @@ mod tests {
 
     fn gomoku() -> Rules {
         "gomoku15".parse().unwrap()
+    }
+
+    #[test]
+    fn a_search_cut_by_the_clock_is_refused_not_given() {
+        let pos = Position::from_moves(gomoku(), &[Cell::new(7, 7)]).unwrap();
+        let late = Limits::time(std::time::Duration::ZERO);
+        assert!(matches!(
+            evaluate(&pos, REVIEW_NODES, &late),
+            Err(BotError::OutOfTime { .. })
+        ));
+        assert!(evaluate(&pos, 2_000, &Limits::default()).is_ok());
     }
 
     fn eval(value: Value, best: Option<Cell>) -> Evaluation {

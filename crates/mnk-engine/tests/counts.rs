@@ -268,7 +268,7 @@ fn below_the_empty_four_by_four_by_three_board_agrees_with_the_whole_tree() {
     // 4x4x4 has more unfinished positions than the count keeps in memory.
     let huge = Position::new(Rules::bounded(4, 4, 4).unwrap());
     let err = count_below(&huge, &Limits::none()).unwrap_err();
-    assert!(matches!(err, CountError::TooLarge(_)), "{err}");
+    assert!(matches!(err, CountError::TooLarge { .. }), "{err}");
 }
 
 #[test]
@@ -288,12 +288,12 @@ fn below_finished_and_oversized_positions() {
     assert!(counts.moves.is_empty());
     let large = Position::new(Rules::bounded(5, 5, 4).unwrap());
     let err = count_below(&large, &Limits::none()).unwrap_err();
-    assert!(matches!(err, CountError::TooLarge(_)), "{err}");
+    assert!(matches!(err, CountError::TooLarge { .. }), "{err}");
     assert!(err.to_string().contains("at most"), "{err}");
     let unbounded = Position::new(mnk_core::Preset::Unbounded.rules());
     assert!(matches!(
         count_below(&unbounded, &Limits::none()),
-        Err(CountError::TooLarge(_))
+        Err(CountError::TooLarge { .. })
     ));
     // A raised stop flag ends a long count.
     let huge = Position::new(Rules::bounded(4, 4, 4).unwrap());

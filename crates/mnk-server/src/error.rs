@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use mnk_api::Words;
 use mnk_core::RulesError;
 use mnk_engine::BotError;
 use serde_json::json;
@@ -88,6 +89,8 @@ pub enum ApiError {
     /// A panic in the server or the engine, caught: answered like an internal error, but
     /// logged by the panic hook ([`crate::log::log_panics_in_one_line`]), not here.
     Panicked(String),
+    /// A refusal with the words behind its message ([`ApiError::worded`]).
+    Worded(Box<ApiError>, Words),
 }
 
 impl ApiError {
@@ -117,6 +120,7 @@ impl ApiError {
             ApiError::Unavailable(_) => "unavailable",
             ApiError::DatabaseDamaged(_) => "database_damaged",
             ApiError::Panicked(_) => "internal",
+            ApiError::Worded(error, _) => error.code(),
         }
     }
 
@@ -148,6 +152,7 @@ impl ApiError {
             ApiError::Panicked(_) | ApiError::DatabaseDamaged(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
+            ApiError::Worded(error, _) => error.status(),
         }
     }
 
@@ -156,6 +161,7 @@ impl ApiError {
     pub fn index(&self) -> Option<usize> {
         match self {
             ApiError::Api(refusal) => refusal.index(),
+            ApiError::Worded(error, _) => error.index(),
             _ => None,
         }
     }
@@ -188,6 +194,40 @@ impl ApiError {
             ApiError::Busy { retry_after_secs } => format!(
                 "the server is busy thinking for other players: try again in {retry_after_secs} s"
             ),
+            ApiError::Worded(error, _) => error.message(),
+        }
+    }
+
+    /// The same refusal with the words behind its message: `reason` names the sentence,
+    /// `params` (a JSON object) the values in it.
+    #[must_use]
+    pub fn worded(self, reason: &'static str, params: serde_json::Value) -> ApiError {
+        let params = match params {
+            serde_json::Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        };
+        ApiError::Worded(Box::new(self), Words { reason, params })
+    }
+
+    /// The words behind the message, so that the page says it in the player's language: those
+    /// given by [`ApiError::worded`] or by mnk-api, or the wait of a refusal that names one.
+    #[must_use]
+    pub fn words(&self) -> Option<Words> {
+        let wait = |secs: u64| Words {
+            reason: "wait",
+            params: json!({ "secs": secs.max(1) })
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        };
+        match self {
+            ApiError::Worded(_, words) => Some(words.clone()),
+            ApiError::Api(refusal) => refusal.words().cloned(),
+            ApiError::Busy { retry_after_secs } => Some(wait(*retry_after_secs)),
+            ApiError::RateLimited {
+                retry_after_secs, ..
+            } => Some(wait(*retry_after_secs)),
+            _ => None,
         }
     }
 
@@ -196,17 +236,22 @@ impl ApiError {
     pub fn state(&self) -> Option<&serde_json::Value> {
         match self {
             ApiError::StalePly { state, .. } => Some(state),
+            ApiError::Worded(error, _) => error.state(),
             _ => None,
         }
     }
 
-    /// The JSON body of the error response: `{"error": {"code", "message", "index"?}}`, and
-    /// `"state"` beside `"error"` for refusals that carry the room.
+    /// The JSON body of the error response: `{"error": {"code", "message", "index"?,
+    /// "reason"?, "params"?}}`, and `"state"` beside `"error"` for refusals that carry the room.
     #[must_use]
     pub fn body(&self) -> String {
         let mut error = json!({ "code": self.code(), "message": self.message() });
         if let Some(index) = self.index() {
             error["index"] = json!(index);
+        }
+        if let Some(words) = self.words() {
+            error["reason"] = json!(words.reason);
+            error["params"] = serde_json::Value::Object(words.params);
         }
         let mut body = json!({ "error": error });
         if let Some(state) = self.state() {

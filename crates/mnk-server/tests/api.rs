@@ -241,6 +241,58 @@ async fn state_refuses_bad_games_with_stable_codes() {
     }
 }
 
+/// Refusals carry the words behind their message (docs/api.md, "Refusals in words"), so that the
+/// page says them in the player's language.
+#[tokio::test]
+async fn refusals_carry_a_reason_and_its_values() {
+    let app = app();
+    let cases = [
+        (
+            json!({"rules": {"width": 3, "height": 3, "k": 6}, "moves": []}),
+            "k_does_not_fit",
+            json!({"k": 6, "width": 3, "height": 3}),
+        ),
+        (
+            json!({"rules": "3x3x9", "moves": []}),
+            "k_does_not_fit",
+            json!({"k": 9, "width": 3, "height": 3}),
+        ),
+        (
+            json!({"rules": {"width": 0, "height": 3, "k": 3}, "moves": []}),
+            "zero_size",
+            json!({}),
+        ),
+        (
+            json!({"rules": TICTACTOE, "moves": ["b2", "hello"]}),
+            "not_a_cell",
+            json!({"move": 2, "cell": "hello"}),
+        ),
+        (
+            json!({"rules": TICTACTOE, "moves": ["b2", "b2"]}),
+            "occupied",
+            json!({"move": 2, "cell": "b2"}),
+        ),
+        (
+            json!({"rules": TICTACTOE, "moves": ["a1", "a2", "b1", "b2", "c1", "c2"]}),
+            "after_the_end",
+            json!({"move": 6}),
+        ),
+    ];
+    for (body, reason, params) in cases {
+        let reply = post(&app, "/api/state", body.clone()).await;
+        assert_eq!(
+            reply.json["error"]["reason"], reason,
+            "{body}: {}",
+            reply.json
+        );
+        assert_eq!(
+            reply.json["error"]["params"], params,
+            "{body}: {}",
+            reply.json
+        );
+    }
+}
+
 #[tokio::test]
 async fn bodies_must_be_json() {
     let app = app();

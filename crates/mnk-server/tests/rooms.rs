@@ -306,6 +306,18 @@ async fn refusals_have_codes_and_leave_the_game_unchanged() {
             "{reply}"
         );
     }
+    // The words behind the messages, for the page to say them in the player's language.
+    let (_, unknown) = play(addr, "nosuchroom2345", &o, 1, "h9").await;
+    assert_eq!(unknown["error"]["reason"], "no_room", "{unknown}");
+    assert_eq!(unknown["error"]["params"], json!({"id": "nosuchroom2345"}));
+    let (_, taken) = play(addr, &room, &o, 1, "h8").await;
+    assert_eq!(taken["error"]["reason"], "occupied", "{taken}");
+    assert_eq!(taken["error"]["params"], json!({"move": 2, "cell": "h8"}));
+    let (_, not_a_cell) = play(addr, &room, &o, 1, "h 8!").await;
+    assert_eq!(
+        not_a_cell["error"]["params"],
+        json!({"move": 2, "cell": "h 8!"})
+    );
     let (_, stale) = play(addr, &room, &o, 0, "h9").await;
     assert_eq!(
         stale["state"]["moves"],

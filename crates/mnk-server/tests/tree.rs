@@ -171,6 +171,8 @@ async fn counts_out_of_reach_are_left_out_with_the_reason() {
     let answer = tree(&app, "5x5x4", &[]).await;
     assert_eq!(answer["value"]["kind"], "draw");
     assert_eq!(answer["uncounted"]["code"], "too_large");
+    assert_eq!(answer["uncounted"]["reason"], "empties");
+    assert_eq!(answer["uncounted"]["params"], json!({"max": 16}));
     assert!(answer["uncounted"]["message"]
         .as_str()
         .is_some_and(|m| m.contains("at most")));

@@ -1,6 +1,7 @@
 //! The room endpoints (`docs/api.md`, "Rooms"): create, join, read (with the long-poll
 //! fallback), and the actions a seat takes with its token.
 
+use serde_json::json;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -394,9 +395,10 @@ async fn record(
     Path((id, number)): Path<(String, String)>,
 ) -> Result<Reply<GameRecord>, ApiError> {
     rooms.limits.check(Ask::Read, client)?;
-    let number: i64 = number
-        .parse()
-        .map_err(|_| ApiError::UnknownRoom(format!("room {id} has no game {number:?}")))?;
+    let number: i64 = number.parse().map_err(|_| {
+        ApiError::UnknownRoom(format!("room {id} has no game {number:?}"))
+            .worded("no_game", json!({ "id": id, "number": number }))
+    })?;
     let snap = rooms.load_game(&id, number).await?;
     Ok(Reply(game_record(&snap, super::now_ms())?))
 }

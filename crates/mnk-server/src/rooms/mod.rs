@@ -34,6 +34,7 @@ pub mod socket;
 pub mod store;
 pub mod view;
 
+use serde_json::json;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -235,10 +236,10 @@ impl Rooms {
         if !ids::is_room_id(id) {
             return Err(unknown_room(id));
         }
-        self.store
-            .load_game(id, number)
-            .await?
-            .ok_or_else(|| ApiError::UnknownRoom(format!("room {id} has no game {number}")))
+        self.store.load_game(id, number).await?.ok_or_else(|| {
+            ApiError::UnknownRoom(format!("room {id} has no game {number}"))
+                .worded("no_game", json!({ "id": id, "number": number }))
+        })
     }
 
     /// Reads room `id`, first ending its game on time if a flag has fallen (so that every
@@ -801,6 +802,7 @@ pub(crate) async fn closed(closing: &mut watch::Receiver<bool>) {
 fn unknown_room(id: &str) -> ApiError {
     let shown: String = id.chars().take(32).collect();
     ApiError::UnknownRoom(format!("there is no room {shown:?}: check the link"))
+        .worded("no_room", json!({ "id": shown }))
 }
 
 fn bad_token() -> ApiError {

@@ -28,6 +28,7 @@
 //! weighs it.
 
 use mnk_core::{Cell, Decision, Outcome, Player, Position, Step};
+use serde_json::json;
 
 use super::reading::{
     colour_of, decisions_text, game, is_over, offer, room_seat, seat_clocks, step_seat, Game,
@@ -206,12 +207,9 @@ fn play(
         }
     }
     mnk_api::game::check_move_count(&game.rules, ply + 1)?;
-    let cell: Cell = text.parse().map_err(|e| {
-        ApiError::Api(mnk_api::ApiError::BadCell {
-            index: ply,
-            message: format!("{e}"),
-        })
-    })?;
+    let cell: Cell = text
+        .parse()
+        .map_err(|e| ApiError::Api(mnk_api::ApiError::not_a_cell(ply, text, format!("{e}"))))?;
     let mut pos = game.pos.clone();
     pos.try_play(cell)
         .map_err(|e| ApiError::Api(mnk_api::ApiError::from_play(ply, &e)))?;
@@ -455,19 +453,22 @@ pub fn claim(
             "this game has a clock: if your opponent does not come back, their time runs out and \
              you win"
                 .into(),
-        ));
+        )
+        .worded("clock", json!({})));
     }
     if snap.seats[opponent].bot.is_some() {
         return Err(ApiError::NotAbandoned(
             "the computer plays the other seat: it never leaves".into(),
-        ));
+        )
+        .worded("bot", json!({})));
     }
     let secs = |ms: i64| (ms.max(0) + 999) / 1000;
     let Some(away) = absence.away_ms else {
         return Err(ApiError::NotAbandoned(format!(
             "your opponent is connected: a game can be claimed once they have been away for {} s",
             secs(absence.needed_ms)
-        )));
+        ))
+        .worded("connected", json!({ "secs": secs(absence.needed_ms) })));
     };
     if away < absence.needed_ms {
         return Err(ApiError::NotAbandoned(format!(
@@ -475,7 +476,15 @@ pub fn claim(
             away.max(0) / 1000,
             secs(absence.needed_ms),
             secs(absence.needed_ms - away)
-        )));
+        ))
+        .worded(
+            "not_yet",
+            json!({
+                "away": away.max(0) / 1000,
+                "secs": secs(absence.needed_ms),
+                "left": secs(absence.needed_ms - away),
+            }),
+        ));
     }
     Ok(match claim {
         Claim::Win => finish(snap, Some(colour_of(snap, seat)), "abandoned"),

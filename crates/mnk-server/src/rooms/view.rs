@@ -248,6 +248,12 @@ pub struct ErrorView {
     pub code: &'static str,
     /// For people.
     pub message: String,
+    /// Which sentence the message is, for the page to say it in the player's language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    /// The values the sentence names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub params: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl ServerMessage {
@@ -255,9 +261,14 @@ impl ServerMessage {
     #[must_use]
     pub fn error(error: &ApiError) -> ServerMessage {
         ServerMessage::Error {
-            error: ErrorView {
-                code: error.code(),
-                message: error.message(),
+            error: {
+                let words = error.words();
+                ErrorView {
+                    code: error.code(),
+                    message: error.message(),
+                    reason: words.as_ref().map(|w| w.reason),
+                    params: words.map(|w| w.params),
+                }
             },
             state: error.state().cloned(),
         }
