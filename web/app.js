@@ -279,7 +279,8 @@ function openFirstGame() {
         const o = linked.opponent;
         const entry = o.human ? null : o.level ? r.levels.find((l) => l.level === o.level) : r.bots.find((b) => b.id === o.bot);
         if (entry && entry.plays === false) {
-          linked.warning = [linked.warning, t('errLinkOpponentRules', { why: entry.why })].filter(Boolean).join(' ');
+          const why = refusalText({ code: 'unsupported', message: entry.why, reason: entry.reason, params: entry.params });
+          linked.warning = [linked.warning, t('errLinkOpponentRules', { why })].filter(Boolean).join(' ');
           linked.opponent = { human: true };
         }
       },

@@ -4,7 +4,7 @@
 // short names, and what the chosen one means is said under it (the room dialog's opening too).
 
 import { call } from './api.js';
-import { describeError } from './errors.js';
+import { describeError, refusalText } from './errors.js';
 import { t } from './i18n.js';
 import { rulesFrom } from './link.js';
 import { opponentToString, parseOpponent, rulesToString } from './notation.js';
@@ -97,7 +97,7 @@ function askSupport(rules) {
 /** Why the opponent `value` cannot play the dialog's rules, or ''. */
 function unsupported(value) {
   const entry = support && support.get(value);
-  return entry && entry.plays === false ? entry.why || t('opponentCannot') : '';
+  return entry && entry.plays === false ? refusalText({ code: 'unsupported', message: entry.why, reason: entry.reason, params: entry.params }) : '';
 }
 
 function applySupport() {

@@ -3,7 +3,7 @@
 // cannot play its rules opens the game for two people with a clear message, never a stalled game.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { board, launch, open, VIEWPORTS } from '../lib.mjs';
+import { board, LANGUAGES, launch, open, say, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -35,7 +35,7 @@ for (const vp of VIEWPORTS) {
 
     for (const [link, message] of [
       ['/?r=15x15x5&m=h8&o=perfect&s=O', /cannot play here .*36 cells/],
-      ['/?r=15x15x5&m=h8&o=rules&s=O', /cannot play here .*3x3/],
+      ['/?r=15x15x5&m=h8&o=rules&s=O', /cannot play here .*3×3/],
       ['/?r=15x15x5&m=h8&o=level9&s=O', /unknown opponent \(level9\)/],
       ['/?r=15x15x5&m=h8&o=bogus&s=O', /unknown opponent \(bogus\)/],
     ]) {
@@ -50,5 +50,21 @@ for (const vp of VIEWPORTS) {
         await page.done();
       });
     }
+
+    test('why an opponent cannot play is said in the player\'s language', async () => {
+      const link = '/?r=15x15x5&m=h8&o=perfect&s=O';
+      for (const { lang, locale, dict } of LANGUAGES) {
+        const page = await open(browser, vp, link, { locale });
+        await page.waitForSelector('#error:not([hidden])');
+        const why = say(dict, 'refusal_unsupported_too_many_cells', { max: 36 });
+        assert.equal(await page.textContent('#error-text'), say(dict, 'errLinkOpponentRules', { why }), lang);
+        // The new-game dialog says the same under its select, for the rule player on 15×15.
+        await page.click('#btn-new');
+        await page.waitForFunction(() => document.querySelector('#f-opponent option[value="rules"]').disabled);
+        const title = await page.$eval('#f-opponent option[value="rules"]', (o) => o.title);
+        assert.equal(title, say(dict, 'refusal_unsupported_only_tictactoe'), lang);
+        await page.done();
+      }
+    });
   });
 }

@@ -10,6 +10,7 @@ use mnk_engine::roster::{self, BotSpec, BOTS};
 use mnk_engine::search::EngineConfig;
 use mnk_engine::weights::attack_weights_within;
 use mnk_engine::Choice;
+use mnk_engine::Unplayable;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
@@ -46,11 +47,18 @@ pub fn bots(rules: Option<&str>) -> Result<Json, ApiError> {
         .transpose()?;
     let verdict = |spec: &BotSpec, entry: &mut Json| {
         if let Some(rules) = &rules {
-            match roster::check_rules(spec, rules) {
-                Ok(()) => entry["plays"] = json!(true),
-                Err(why) => {
+            match roster::unplayable(spec, rules) {
+                None => entry["plays"] = json!(true),
+                Some(why) => {
                     entry["plays"] = json!(false);
                     entry["why"] = json!(why.to_string());
+                    // The words behind `why`, as a refusal's (docs/api.md, "Refusals in words").
+                    entry["reason"] = json!(why.reason());
+                    entry["params"] = match why {
+                        Unplayable::NotSolved(win) => json!({ "win": win.to_string() }),
+                        Unplayable::TooManyCells(max) => json!({ "max": max }),
+                        Unplayable::OnlyTicTacToe => json!({}),
+                    };
                 }
             }
         }

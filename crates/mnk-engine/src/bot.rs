@@ -139,3 +139,44 @@ pub(crate) fn not_explained(who: &str) -> String {
          plays perfectly)"
     )
 }
+
+/// Why a bot does not play a set of rules (a page words it from this, in its language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unplayable {
+    /// The rule player knows 3×3 tic-tac-toe only.
+    OnlyTicTacToe,
+    /// The perfect player's solver does not take this win condition (renju, caro).
+    NotSolved(mnk_core::Win),
+    /// The perfect player needs a bounded board of at most this many cells.
+    TooManyCells(usize),
+}
+
+impl Unplayable {
+    /// A stable name for the reason (`only_tictactoe`, `not_solved`, `too_many_cells`).
+    #[must_use]
+    pub fn reason(self) -> &'static str {
+        match self {
+            Unplayable::OnlyTicTacToe => "only_tictactoe",
+            Unplayable::NotSolved(_) => "not_solved",
+            Unplayable::TooManyCells(_) => "too_many_cells",
+        }
+    }
+}
+
+impl fmt::Display for Unplayable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unplayable::OnlyTicTacToe => {
+                write!(f, "the rule player knows only 3x3 tic-tac-toe (three in a row)")
+            }
+            Unplayable::NotSolved(win) => write!(
+                f,
+                "the perfect player (the exact solver) does not play {win}: it takes freestyle and exactly-k rules; choose the engine or a level"
+            ),
+            Unplayable::TooManyCells(max) => write!(
+                f,
+                "the perfect player needs a bounded board of at most {max} cells"
+            ),
+        }
+    }
+}

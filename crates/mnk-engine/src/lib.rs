@@ -27,7 +27,7 @@ mod value;
 mod variant;
 pub mod weights;
 
-pub use bot::{Bot, BotError, Choice, Explained, SearchInfo};
+pub use bot::{Bot, BotError, Choice, Explained, SearchInfo, Unplayable};
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub use limits::SystemClock;
 pub use limits::{Clock, Deadline, Limits};

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use mnk_core::Rules;
 
-use crate::bot::{not_explained, Bot, BotError};
+use crate::bot::{not_explained, Bot, BotError, Unplayable};
 use crate::bots::{LineCountBot, PerfectBot, RulesBot, DEFAULT_DEPTH};
 use crate::level::Level;
 use crate::search::EngineConfig;
@@ -129,26 +129,29 @@ pub fn create_with(
     }
 }
 
+/// Why the bot `spec` does not play games under `rules`, or `None` when it does.
+#[must_use]
+pub fn unplayable(spec: &BotSpec, rules: &Rules) -> Option<Unplayable> {
+    match *spec {
+        BotSpec::Named { id: "rules", .. } if rules.size() != Some((3, 3)) || rules.k() != 3 => {
+            Some(Unplayable::OnlyTicTacToe)
+        }
+        BotSpec::Named { id: "perfect", .. } if !crate::variant::solved(rules) => {
+            Some(Unplayable::NotSolved(rules.win()))
+        }
+        BotSpec::Named { id: "perfect", .. } if !crate::solver::perfectly_playable(rules) => {
+            Some(Unplayable::TooManyCells(crate::solver::PERFECT_PLAY_CELLS))
+        }
+        _ => None,
+    }
+}
+
 /// Whether the bot `spec` plays games under `rules`, without building it: the same answer
 /// [`create`] gives (it asks this first), cheap enough to ask for every bot on every request.
 pub fn check_rules(spec: &BotSpec, rules: &Rules) -> Result<(), BotError> {
-    match *spec {
-        BotSpec::Level(_) => Ok(()),
-        BotSpec::Named { id: "rules", .. } if rules.size() != Some((3, 3)) || rules.k() != 3 => {
-            Err(BotError::Unsupported(
-                "the rule player knows only 3x3 tic-tac-toe (three in a row)".into(),
-            ))
-        }
-        BotSpec::Named { id: "perfect", .. } if !crate::variant::solved(rules) => {
-            Err(BotError::Unsupported(crate::variant::not_solved(rules)))
-        }
-        BotSpec::Named { id: "perfect", .. } if !crate::solver::perfectly_playable(rules) => {
-            Err(BotError::Unsupported(format!(
-                "the perfect player needs a bounded board of at most {} cells",
-                crate::solver::PERFECT_PLAY_CELLS
-            )))
-        }
-        BotSpec::Named { .. } => Ok(()),
+    match unplayable(spec, rules) {
+        Some(why) => Err(BotError::Unsupported(why.to_string())),
+        None => Ok(()),
     }
 }
 

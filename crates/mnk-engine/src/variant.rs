@@ -15,13 +15,3 @@ use mnk_core::{Rules, Win};
 pub(crate) fn solved(rules: &Rules) -> bool {
     matches!(rules.win(), Win::Freestyle | Win::Exact)
 }
-
-/// Why the exact solver (and the perfect player, and counting) do not take `rules` (those for
-/// which [`solved`] is false).
-#[must_use]
-pub(crate) fn not_solved(rules: &Rules) -> String {
-    format!(
-        "the perfect player (the exact solver) does not play {}: it takes freestyle and exactly-k rules; choose the engine or a level for {rules}",
-        rules.win()
-    )
-}

@@ -6,7 +6,7 @@
 
 use mnk_core::{Cell, Position, Rules};
 
-use crate::bot::{Bot, BotError, Choice};
+use crate::bot::{Bot, BotError, Choice, Unplayable};
 use crate::explain::perfect::{PathStep, PerfectLine};
 use crate::explain::Explanation;
 use crate::limits::Limits;
@@ -42,10 +42,9 @@ impl PerfectBot {
         }
         let rules = *pos.rules();
         if !solver::perfectly_playable(&rules) {
-            return Err(BotError::Unsupported(format!(
-                "the perfect player needs a bounded board of at most {} cells",
-                solver::PERFECT_PLAY_CELLS
-            )));
+            return Err(BotError::Unsupported(
+                Unplayable::TooManyCells(solver::PERFECT_PLAY_CELLS).to_string(),
+            ));
         }
         if self.solver.as_ref().is_none_or(|(r, _)| *r != rules) {
             let fresh =

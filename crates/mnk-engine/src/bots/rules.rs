@@ -9,7 +9,7 @@
 
 use mnk_core::{Cell, Player, Position};
 
-use crate::bot::{Bot, BotError, Choice};
+use crate::bot::{Bot, BotError, Choice, Unplayable};
 use crate::explain::rules::{ForkPattern, ForkTable, Row, Rule, RuleDecision};
 use crate::explain::Explanation;
 use crate::limits::Limits;
@@ -86,9 +86,7 @@ impl RulesBot {
     /// What the rules read in `pos`, which of them fired and the moves it allows.
     pub fn decide(pos: &Position) -> Result<RuleDecision, BotError> {
         if pos.rules().size() != Some((3, 3)) || pos.rules().k() != 3 {
-            return Err(BotError::Unsupported(
-                "the rule player knows only 3x3 tic-tac-toe (three in a row)".into(),
-            ));
+            return Err(BotError::Unsupported(Unplayable::OnlyTicTacToe.to_string()));
         }
         if pos.is_over() {
             return Err(BotError::GameOver);
