@@ -246,7 +246,8 @@ function openFirstGame() {
     });
     return;
   }
-  const notice = (text) => showError(text, null, { sticky: true });
+  // Said above the board, where a phone shows it, like a room link's error.
+  const notice = (text) => showLinkError(text);
   // The link cannot be opened (`why`): the last game instead, else a fresh one.
   const openInstead = (why) => {
     const saved = savedGame();

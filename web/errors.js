@@ -43,16 +43,14 @@ export function isRefusal(err) {
 
 /**
  * Shows an error with its retry. `step`: a game step's failure (a move, the computer's answer),
- * which a study tool failing beside it does not replace. `sticky`: a notice about the link the
- * page opened with, which stays while the computer answers (it goes when the player acts or
- * dismisses it).
+ * which a study tool failing beside it does not replace.
  */
-export function showError(err, retry, { step = false, sticky = false } = {}) {
+export function showError(err, retry, { step = false } = {}) {
   // Retries of the tools that failed just before are kept: Retry runs them too.
   const before = store.error ? [store.error.retry, ...store.error.also].filter(Boolean) : [];
   // A refusal would only be refused again.
   const again = retry && !isRefusal(err) ? retry : null;
-  store.error = { retry: again, also: before, step, sticky };
+  store.error = { retry: again, also: before, step };
   $('error-text').textContent = describeError(err);
   $('error').dataset.code = err && err.code ? err.code : err && err.kind ? err.kind : 'error';
   $('btn-retry').hidden = !again && !before.length;
@@ -76,9 +74,8 @@ export function showRequestFailure(err, retry) {
   showError(err, retry);
 }
 
-/** Hides the error shown; with `keepSticky`, not a notice about the link the page opened with. */
-export function hideError({ keepSticky = false } = {}) {
-  if (keepSticky && store.error && store.error.sticky) return;
+/** Hides the error shown. */
+export function hideError() {
   store.error = null;
   $('error').hidden = true;
 }
@@ -92,8 +89,9 @@ export function retryError() {
   for (const retry of shown.also) retry();
 }
 
-/** A link that leads nowhere (no such room or game): said above the board, where a phone shows
- * it without scrolling. `err` gives its code, for tests and styles. */
+/** A link that cannot be opened as it is (no such room or game, rules or moves refused, an
+ * opponent that cannot play them): said above the board, where a phone shows it without
+ * scrolling, until the player acts or dismisses it. `err` gives its code, for tests and styles. */
 export function showLinkError(text, err) {
   $('link-error-text').textContent = text;
   $('link-error').dataset.code = err && err.code ? err.code : err && err.kind ? err.kind : 'error';

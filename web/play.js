@@ -9,7 +9,7 @@
 
 import { pauseAnalysis } from './analysis.js';
 import { call, RequestError } from './api.js';
-import { hideError, isRefusal, refusalText, showError } from './errors.js';
+import { hideError, hideLinkError, isRefusal, refusalText, showError, showLinkError } from './errors.js';
 import { t } from './i18n.js';
 import { saveUrl } from './link.js';
 import { apiOpponent, apiRules, cellName, other, parseCell } from './notation.js';
@@ -68,8 +68,9 @@ export function cancelStep() {
  */
 function runStep(kind, work, then, onError) {
   cancelStep();
+  hideError();
   // The computer's answer leaves a notice about the link the page opened with in view.
-  hideError({ keepSticky: kind === 'move' });
+  if (kind !== 'move') hideLinkError();
   const ctl = new AbortController();
   const me = { ctl, kind };
   store.step = me;
@@ -327,6 +328,7 @@ export function goto(node, then) {
   if (!node) return;
   cancelStep();
   hideError();
+  hideLinkError();
   store.tree.goto(node);
   store.info = '';
   const done = () => {
@@ -351,7 +353,7 @@ export function goto(node, then) {
       if (!isRefusal(err)) return false;
       store.tree.remove(node);
       show();
-      showError(t('errLinkRefused', { message: refusalText(err) }), null);
+      showLinkError(t('errLinkRefused', { message: refusalText(err) }));
       return true;
     },
   );

@@ -73,11 +73,11 @@ for (const vp of VIEWPORTS) {
       test(`a refusal the page handles leaves no error in the console (${lang})`, async () => {
         // The server refuses the link's second move (422): the page says so.
         const page = await open(browser, vp, '/?r=3x3x3&m=a1.a1&o=human', { thinking: 'server', locale });
-        await page.waitForSelector('#error:not([hidden])');
+        await page.waitForSelector('#link-error:not([hidden])');
         // In the player's language, from the refusal's reason and values (the server's message
         // is English).
         const occupied = say(dict, 'refusal_illegal_move_occupied', { move: 2, cell: 'a1' });
-        assert.equal(await page.textContent('#error-text'), say(dict, 'errLinkRefused', { message: occupied }));
+        assert.equal(await page.textContent('#link-error-text'), say(dict, 'errLinkRefused', { message: occupied }));
         // 15×15 is too large to solve (422): exact mode says so in words.
         await page.goto(page.url().replace(/\?.*$/, '?r=15x15x5&m=h8&o=human'));
         await idle(page);

@@ -106,10 +106,10 @@ for (const vp of VIEWPORTS) {
       test(`refusals, clock presets and the explorer's values (${lang})`, async () => {
         // Rules that cannot be played: said from the reason and its values.
         const page = await open(browser, vp, '/?r=3x3x9&o=human', { locale });
-        await page.waitForSelector('#error:not([hidden])');
+        await page.waitForSelector('#link-error:not([hidden])');
         const rules = say(dict, 'refusal_bad_rules_k_does_not_fit', { k: 9, width: 3, height: 3 });
-        assert.equal(await page.textContent('#error-text'), say(dict, 'errLinkRefused', { message: rules }));
-        if (lang !== 'en') assert.doesNotMatch(await page.textContent('#error-text'), /line|fits|board/);
+        assert.equal(await page.textContent('#link-error-text'), say(dict, 'errLinkRefused', { message: rules }));
+        if (lang !== 'en') assert.doesNotMatch(await page.textContent('#link-error-text'), /line|fits|board/);
 
         // The clock presets of the room dialog.
         const clocks = await page.$$eval('#room-clock option', (options) => options.map((o) => o.textContent));

@@ -106,7 +106,7 @@ for (const vp of VIEWPORTS) {
 
     test('a link whose choice comes before its stones is refused with the reason', async () => {
       const page = await open(browser, vp, '/?r=15x15x5&o=human&w=swap2&d=white');
-      assert.match(await page.textContent('#error-text'), /could not be restored: the decision comes after 3 stones, and there are 0/);
+      assert.match(await page.textContent('#link-error-text'), /could not be restored: the decision comes after 3 stones, and there are 0/);
       assert.doesNotMatch(page.url(), /w=swap2/);
       await page.done();
     });

@@ -41,8 +41,8 @@ for (const vp of VIEWPORTS) {
     ]) {
       test(`a link with ${new URL(link, 'http://x').searchParams.get('o')} opens for two people, with a message`, async () => {
         const page = await open(browser, vp, link);
-        await page.waitForSelector('#error:not([hidden])');
-        assert.match(await page.textContent('#error-text'), message);
+        await page.waitForSelector('#link-error:not([hidden])');
+        assert.match(await page.textContent('#link-error-text'), message);
         const b = await board(page);
         assert.equal(b.ply, '1', 'the game of the link is kept');
         assert.match(await page.textContent('#game-title'), /second person/);
@@ -55,9 +55,9 @@ for (const vp of VIEWPORTS) {
       const link = '/?r=15x15x5&m=h8&o=perfect&s=O';
       for (const { lang, locale, dict } of LANGUAGES) {
         const page = await open(browser, vp, link, { locale });
-        await page.waitForSelector('#error:not([hidden])');
+        await page.waitForSelector('#link-error:not([hidden])');
         const why = say(dict, 'refusal_unsupported_too_many_cells', { max: 36 });
-        assert.equal(await page.textContent('#error-text'), say(dict, 'errLinkOpponentRules', { why }), lang);
+        assert.equal(await page.textContent('#link-error-text'), say(dict, 'errLinkOpponentRules', { why }), lang);
         // The new-game dialog says the same under its select, for the rule player on 15×15.
         await page.click('#btn-new');
         await page.waitForFunction(() => document.querySelector('#f-opponent option[value="rules"]').disabled);

@@ -40,8 +40,8 @@ for (const vp of VIEWPORTS) {
 
     test('a link with an illegal move is refused with the server message, and a fresh game starts', async () => {
       const page = await open(browser, vp, '/?r=3x3x3&m=a1.a1&o=human');
-      await page.waitForSelector('#error:not([hidden])');
-      assert.match(await page.textContent('#error-text'), /could not be restored/);
+      await page.waitForSelector('#link-error:not([hidden])');
+      assert.match(await page.textContent('#link-error-text'), /could not be restored/);
       const b = await board(page);
       assert.equal(b.ply, '0');
       await page.done(true);
@@ -56,8 +56,11 @@ for (const vp of VIEWPORTS) {
         assert.equal(Object.keys(kept).length, 2);
         const showsKept = async (why) => {
           await idle(page);
-          assert.equal(await page.isVisible('#error'), true, why);
-          assert.equal(await page.textContent('#error-text'), `${why} ${say(dict, 'linkKeptGame')}`);
+          assert.equal(await page.isVisible('#link-error'), true, why);
+          // Above the board, in view on a phone without scrolling.
+          const box = await page.locator('#link-error').boundingBox();
+          assert.ok(box && box.y >= 0 && box.y + box.height <= vp.viewport.height, `in view: ${JSON.stringify(box)}`);
+          assert.equal(await page.textContent('#link-error-text'), `${why} ${say(dict, 'linkKeptGame')}`);
           assert.deepEqual(await stones(page), kept);
           assert.equal(new URL(page.url()).search, keptLink);
         };
@@ -76,19 +79,19 @@ for (const vp of VIEWPORTS) {
         const page = await open(browser, vp, '/?r=bogus&m=a1', { locale, settings: { rules: '9x9x5', opponent: 'level1', side: 'O' } });
         // The fresh game's first move is the computer's; the notice is still there after it.
         await page.waitForSelector('#board[data-busy="false"][data-ply="1"]', { timeout: 30000 });
-        assert.equal(await page.isVisible('#error'), true);
-        assert.equal(await page.textContent('#error-text'), say(dict, 'errLink', { what: 'bogus' }));
+        assert.equal(await page.isVisible('#link-error'), true);
+        assert.equal(await page.textContent('#link-error-text'), say(dict, 'errLink', { what: 'bogus' }));
         assert.match(page.url(), /r=9x9x5/);
         // It goes when dismissed.
-        await page.click('#btn-dismiss');
-        assert.equal(await page.isVisible('#error'), false);
+        await page.click('#link-error-dismiss');
+        assert.equal(await page.isVisible('#link-error'), false);
         await page.done();
       });
 
       test(`variations that cannot be read are said, and the game's line opens (${lang})`, async () => {
         const page = await open(browser, vp, '/?r=9x9x5&m=e5.f6&t=e5.f6(d4.c3&o=human', { locale });
-        await page.waitForSelector('#error:not([hidden])');
-        assert.equal(await page.textContent('#error-text'), say(dict, 'errLinkTree', { why: say(dict, 'treeText_open') }));
+        await page.waitForSelector('#link-error:not([hidden])');
+        assert.equal(await page.textContent('#link-error-text'), say(dict, 'errLinkTree', { why: say(dict, 'treeText_open') }));
         assert.equal((await board(page)).ply, '2');
         assert.deepEqual(await stones(page), { e5: 'X', f6: 'O' });
         const q = new URL(page.url()).searchParams;
