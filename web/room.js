@@ -184,7 +184,7 @@ function apply(state) {
   const opening = state.opening
     ? { kind: state.opening.kind, decisions: state.opening.decisions, seat: openingSeat(state), room: true }
     : { kind: 'free', decisions: [], seat: 'opener' };
-  Object.assign(store, { rules: state.rules, opponent: { human: true }, opening, hint: null, info: '' });
+  Object.assign(store, { rules: state.rules, opponent: { human: true }, opening, hint: null, info: '', roomColour: myColour() });
   store.tree = MoveTree.fromMoves(state.moves);
   store.tree.cursor.state = state;
   board.pending = null;

@@ -30,6 +30,8 @@ export const store = {
    * or chooser; null for a room's spectator); `room` when a room's server keeps the opening
    */
   opening: { kind: 'free', decisions: [], seat: 'opener' },
+  /** in a room, the colour this page plays (null for a spectator, and outside rooms) */
+  roomColour: null,
   /** the moves and variations, with the cursor on the position shown */
   tree: new MoveTree(),
   /** what the server offers: presets, bots and levels */

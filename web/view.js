@@ -402,6 +402,8 @@ function statusText(outcome, st) {
   if (st.result) return resultText(st.result, store.rules);
   const opening = openingStatus();
   if (opening) return opening;
+  // A room's player reads whose turn it is as the room's panel says it.
+  if (store.roomColour) return st.to_move === store.roomColour ? t('yourMove', { p: st.to_move }) : t('roomOpponentToMove', { p: st.to_move });
   if (!vsComputer()) return playerText('playerToMove', st.to_move);
   return st.to_move === store.side ? t('yourMove', { p: st.to_move }) : t('computerToMove', { p: st.to_move });
 }

@@ -68,6 +68,10 @@ describe('rooms (desktop)', () => {
     await o.waitForSelector('#room:not([hidden])');
     await waitPly(o, 2);
     assert.equal((await room(o)).colour, 'O');
+    // The line above the board says whose turn it is as each sees it; a spectator, by colour.
+    assert.equal(await x.textContent('#status'), 'Your move (X)');
+    assert.equal(await o.textContent('#status'), 'Your opponent’s move (X)');
+    assert.equal(await watcher.textContent('#status'), 'X to move');
     await move(x, 'b2', 3);
     await move(o, 'b3', 4);
     await move(x, 'c3', 5);

@@ -50,6 +50,7 @@ export default {
 
   yourMove: 'Your move ({p})',
   computerToMove: 'The computer is to move ({p})',
+  roomOpponentToMove: 'Your opponent’s move ({p})',
   playerToMove: '{p} to move',
   youWin: 'You win!',
   computerWins: 'The computer wins',

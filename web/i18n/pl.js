@@ -49,6 +49,7 @@ export default {
 
   yourMove: 'Twój ruch ({p})',
   computerToMove: 'Ruch komputera ({p})',
+  roomOpponentToMove: 'Ruch przeciwnika ({p})',
   playerToMove: 'Ruch: {p}',
   youWin: 'Wygrywasz!',
   computerWins: 'Komputer wygrywa',

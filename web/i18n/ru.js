@@ -49,6 +49,7 @@ export default {
 
   yourMove: 'Ваш ход ({p})',
   computerToMove: 'Ход компьютера ({p})',
+  roomOpponentToMove: 'Ход соперника ({p})',
   playerToMove: 'Ходит {p}',
   youWin: 'Вы выиграли!',
   computerWins: 'Компьютер выиграл',
