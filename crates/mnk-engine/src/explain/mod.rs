@@ -16,6 +16,7 @@
 //! cut-offs, the branches they saved) and says that its tree was cut short.
 
 pub mod alphabeta;
+pub mod engine;
 pub mod perfect;
 pub mod rules;
 pub mod weights;
@@ -38,4 +39,6 @@ pub enum Explanation {
     Perfect(perfect::PerfectLine),
     /// The attack-weight bot (and level 1's mistakes): how the best cells' weights add up.
     Weights(weights::WeightsExplanation),
+    /// The search engine: its iterations, threat sequence, root moves and principal path.
+    Engine(engine::EngineExplanation),
 }
