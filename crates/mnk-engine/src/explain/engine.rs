@@ -433,14 +433,25 @@ impl EngineRecorder for EngineTracer {
 
     fn finish(&mut self, board: &mut Board, pv: &[usize], depth: u32, end: End) {
         // The answer comes from the last complete iteration, or from the one the limits cut
-        // short when it had found a better move (its root search is the one under way).
+        // short when it had found a better move (its root search is the one under way): the
+        // principal path is that search's. Its root moves are too, unless it was cut after its
+        // first: then the last complete iteration's are the moves compared (a shallower depth).
+        let cut = !self.current.root.is_empty()
+            && self
+                .complete
+                .as_ref()
+                .is_none_or(|done| done.depth != depth);
         let search = match &self.complete {
-            Some(done) if done.depth == depth || self.current.root.is_empty() => done,
+            Some(done) if !cut => done,
             _ => &self.current,
         };
-        let (root, root_more) = cells(board, &search.root, TRACE_ROOT_MOVES);
+        let compared = match &self.complete {
+            Some(done) if cut && self.current.root.len() < 2 => done,
+            _ => search,
+        };
+        let (root, root_more) = cells(board, &compared.root, TRACE_ROOT_MOVES);
         let mut path = Vec::new();
-        if !search.root.is_empty() {
+        if !compared.root.is_empty() {
             path.push(PathNode {
                 cell: None,
                 to_move: player(board.side()),
@@ -479,7 +490,7 @@ impl EngineRecorder for EngineTracer {
                 .map(|(threat, kept)| (line(threat), line(kept))),
             root,
             root_more,
-            root_depth: search.depth,
+            root_depth: compared.depth,
             path,
             unrecorded: self.unrecorded,
         });
