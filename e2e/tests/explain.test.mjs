@@ -231,6 +231,16 @@ test('the engine: a threat sequence drawn and listed', async () => {
   await page.done();
 });
 
+test('the engine: the opponent’s threat and the only moves that stop it', async () => {
+  const page = await open(browser, VIEWPORTS[1], '/?r=15x15x5&m=i8.f11.j5.g9.j8.g5.e7.f5.k5.f6.h9.i10.h5.k11.i9.k8.g7&o=level4&s=X');
+  await page.waitForFunction(() => document.getElementById('board').dataset.ply === '18');
+  assert.equal(await explain(page), 'engine');
+  assert.match(await text(page, '.explain-defences'), /^Given a free move, X would win by continuous fours \(X i5 · O .*\): only i5, l5 stop it/);
+  assert.equal((await page.$$('#ex-candidates tbody tr')).length, 2);
+  await shot(page, 'explain-engine-defences-phone');
+  await page.done();
+});
+
 test('the hint on 15×15 is the engine: its button explains it', async () => {
   const page = await open(browser, VIEWPORTS[1], '/?r=15x15x5&m=h8.i9&o=level2&s=X');
   await page.keyboard.press('h');

@@ -612,6 +612,31 @@ fn a_threat_search_win_is_shown_with_its_proof() {
 }
 
 #[test]
+fn the_opponents_threat_and_the_defences_left_are_shown() {
+    // X, given a free move, wins by continuous fours from i5: only i5 and l5 stop it, so the
+    // root keeps only those (found by a random game's search).
+    let moves: Vec<Cell> = "i8 f11 j5 g9 j8 g5 e7 f5 k5 f6 h9 i10 h5 k11 i9 k8 g7"
+        .split_whitespace()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    let pos = Position::from_moves("15x15x5".parse().unwrap(), &moves).unwrap();
+    let (e, x) = check_engine("level4", &pos, &Limits::none());
+    let (threat, kept) = x.trace.defences.expect("the opponent's threat");
+    let cell = |c: &str| c.parse::<Cell>().unwrap();
+    assert_eq!(threat[0], cell("i5"));
+    assert_eq!(
+        threat.len() % 2,
+        1,
+        "the attacker's moves and the replies, ending with the five"
+    );
+    assert_eq!(kept, vec![cell("i5"), cell("l5")]);
+    assert!(kept.contains(&e.choice.cell));
+    let mut root: Vec<Cell> = x.trace.root.iter().map(|s| s.m).collect();
+    root.sort_by_key(|c| (c.y, c.x));
+    assert_eq!(root, kept, "only the defences were searched");
+}
+
+#[test]
 fn the_engine_says_which_limit_ended_its_search() {
     let pos = bench_position(&POSITIONS[1]);
     let (_, x) = check_engine("level4", &pos, &Limits::none());
