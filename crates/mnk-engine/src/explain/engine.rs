@@ -500,3 +500,30 @@ impl EngineRecorder for EngineTracer {
         self.shift = (dx, dy);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_score_outside_its_window_is_a_bound() {
+        assert_eq!(Bound::of(10, 10, 20), Bound::Upper);
+        assert_eq!(Bound::of(15, 10, 20), Bound::Exact);
+        assert_eq!(Bound::of(20, 10, 20), Bound::Lower);
+    }
+
+    #[test]
+    fn equal_scores_list_what_is_known_best_first() {
+        let scored = |m, score, bound| Scored { m, score, bound };
+        let mut moves = vec![
+            scored(3, 5, Bound::Upper),
+            scored(9, 5, Bound::Exact),
+            scored(1, 5, Bound::Lower),
+            scored(2, 7, Bound::Upper),
+            scored(0, 5, Bound::Upper),
+        ];
+        best_first(&mut moves);
+        let order: Vec<usize> = moves.iter().map(|s| s.m).collect();
+        assert_eq!(order, vec![2, 1, 9, 0, 3]);
+    }
+}
