@@ -656,6 +656,10 @@ export function explainLast() {
 export function bindExplain() {
   $('btn-explain').addEventListener('click', explainLast);
   $('explain-close').addEventListener('click', () => $('dlg-explain').close());
-  $('dlg-explain').addEventListener('close', closeExplain);
+  // The close event comes a task later: the view opened again meanwhile (X pressed at once)
+  // keeps its request.
+  $('dlg-explain').addEventListener('close', () => {
+    if (!$('dlg-explain').open) closeExplain();
+  });
   onRender(renderButton);
 }

@@ -155,7 +155,8 @@ for (const vp of VIEWPORTS) {
       // X opens it from the keyboard.
       await page.keyboard.press('x');
       await page.waitForSelector('#dlg-explain[open]');
-      await page.waitForFunction(() => document.getElementById('dlg-explain').dataset.kind === 'engine');
+      await page.waitForFunction(() => document.getElementById('dlg-explain').dataset.kind !== '');
+      assert.equal(await page.$eval('#dlg-explain', (d) => d.dataset.kind), 'engine', await text(page, '#explain-body'));
       await page.done();
     });
 
