@@ -572,7 +572,8 @@ function engineView(ex, ctx) {
     const rows = ex.iterations.map((it, i) => {
       const tr = el('tr', null, [
         el('td', null, String(it.depth)),
-        el('td', null, valueText(it.value, me)),
+        // "X 56%" never splits between its player and its chance.
+        el('td', null, valueText(it.value, me).replace(' ', '\u00a0')),
         el('td', 'explain-path', it.pv.join(' ')),
         el('td', null, Number(it.nodes).toLocaleString()),
         el('td', null, String(it.time_ms)),

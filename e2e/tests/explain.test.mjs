@@ -137,7 +137,7 @@ for (const vp of VIEWPORTS) {
       const depths = await page.$$eval('#ex-iterations tbody tr td:first-child', (tds) => tds.map((d) => Number(d.textContent)));
       assert.ok(depths.length >= 2, `${depths}`);
       assert.deepEqual(depths, depths.map((_, i) => i + 1));
-      assert.match(await text(page, '#ex-iterations tbody tr.fired'), /X \d+%|wins/);
+      assert.match(await text(page, '#ex-iterations tbody tr.fired'), /X\s\d+%|wins/);
       // The moves compared: the one played highlighted, in the table and ringed on the board.
       assert.equal(await text(page, '#ex-candidates tr.fired td:nth-child(2)'), played);
       assert.ok((await page.$$('#ex-candidates tbody tr')).length >= 3);
