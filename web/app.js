@@ -15,7 +15,7 @@ import { refreshAnalysis, toggleAnalysis, toggleRawScores } from './analysis.js'
 import { refreshExact, toggleExact } from './exact.js';
 import { bindExplorer, resetExplorer, toggleExplorer } from './explorer.js';
 import { bindShare, openShare } from './share.js';
-import { bindExplain } from './explain.js';
+import { bindExplain, explainLast } from './explain.js';
 import { judgeTrial, revealTrial, startTrial, toggleReview } from './review.js';
 import { describeError, hideError, hideLinkError, isRefusal, refusalText, retryError, showError, showLinkError, showRequestFailure } from './errors.js';
 import { detectLanguage, LANGUAGES, lang, setLanguage, t, translatePage } from './i18n.js';
@@ -129,6 +129,7 @@ function bind() {
       n: openNewGame,
       m: toggleNumbers,
       c: () => board.recentre(),
+      x: explainLast,
       '?': openHelp,
       ArrowLeft: back,
       ArrowRight: forward,

@@ -2,8 +2,9 @@
 // POST /api/explain asked with the very request and seed of that move, so it explains the same
 // decision. One view per kind of explanation: the rule player's rule and spiral sums, the line
 // counter's alpha-beta tree stepped through in search order, the perfect player's line of best
-// play, the attack weights' sums. The search engine does not explain yet: the API says
-// `not_explained` and the view says so.
+// play, the attack weights' sums, and the search engine's iterations, threat sequence, root
+// moves and principal path (bounded by the API: a few hundred rows at most, however long the
+// engine searched).
 //
 // The alpha-beta tree holds up to 20,000 nodes: it is flattened once into a list of steps (plain
 // objects), and only the step shown is drawn, so the page never holds the tree as DOM.
@@ -13,7 +14,7 @@ import { describeError } from './errors.js';
 import { t } from './i18n.js';
 import { other, parseCell } from './notation.js';
 import { store } from './store.js';
-import { onRender } from './view.js';
+import { onRender, valueText } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -76,7 +77,7 @@ export function openExplain(request, { hint = false, rules, first } = {}) {
       const parts = [];
       if (r.move.cell !== request.played) parts.push(el('p', 'warn', t('exDiffers', { cell: r.move.cell, played: request.played })));
       const ctx = { rules, first, moves: request.body.moves, chosen: r.move.cell };
-      const views = { rules: rulesView, alphabeta: alphabetaView, perfect: perfectView, weights: weightsView };
+      const views = { rules: rulesView, alphabeta: alphabetaView, perfect: perfectView, weights: weightsView, engine: engineView };
       parts.push(views[ex.kind] ? views[ex.kind](ex, ctx) : el('p', null, ex.kind));
       body.replaceChildren(...parts);
     },
@@ -500,6 +501,139 @@ function weightsView(ex, ctx) {
   return root;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The search engine
+
+/** A searched value for `mover` as the page shows values (X's chance), with its bound. */
+function boundedValue(v, bound, mover) {
+  const text = valueText(v, mover);
+  return bound === 'exact' ? text : `${text} (${t(`exBound_${bound}`, { p: mover })})`;
+}
+
+/** A line of moves as "X h8 · O i9 · …", the first played by `first`. */
+function lineText(moves, first) {
+  let p = first;
+  return moves
+    .map((m) => {
+      const s = `${p} ${m}`;
+      p = other(p);
+      return s;
+    })
+    .join(' · ');
+}
+
+function engineView(ex, ctx) {
+  const root = el('div', 'explain-engine');
+  const me = ex.for;
+  const last = ex.iterations[ex.iterations.length - 1];
+  const limits = [];
+  if (ex.limits.depth) limits.push(t('exLimitDepth', { n: ex.limits.depth }));
+  if (ex.limits.nodes) limits.push(t('exLimitNodes', { n: ex.limits.nodes.toLocaleString() }));
+  if (ex.limits.time_ms) limits.push(t('exLimitTime', { n: ex.limits.time_ms }));
+  const summary = el('p', 'explain-rule', [
+    el('strong', null, t('exEngineChose', { cell: ctx.chosen, value: last ? valueText(last.value, me) : '—' })),
+    ' ',
+    t(`exEnded_${ex.ended_by}`),
+  ]);
+  summary.id = 'ex-ended';
+  summary.dataset.ended = ex.ended_by;
+  root.append(summary);
+  if (limits.length) root.append(el('p', 'legend', t('exLimits', { limits: limits.join(', ') })));
+
+  // The threat sequence: drawn on the small board, numbered in order, and listed.
+  if (ex.threat) {
+    root.append(el('h3', null, t(`exThreat_${ex.threat.kind}`, { p: me })));
+    const line = ex.threat.line;
+    const marks = new Map(line.map((m, i) => [keyOf(m), i + 1]));
+    const pic = miniBoard(ctx.rules, stonesOf([...ctx.moves, ...line], ctx.first), {
+      marks,
+      focus: keyOf(ctx.chosen),
+      label: t('exThreatLine'),
+    });
+    const list = el('ol', 'explain-line');
+    list.id = 'ex-threat';
+    let p = me;
+    line.forEach((m, i) => {
+      list.append(el('li', null, `${p} ${m}${i % 2 ? ` — ${t('exForced')}` : ''}`));
+      p = other(p);
+    });
+    root.append(el('div', 'explain-side', [pic, list]));
+    root.append(el('p', 'legend', t('exThreatKey', { p: me })));
+  }
+  if (ex.defences) {
+    root.append(
+      el('p', 'explain-defences', t('exDefences', { p: other(me), line: lineText(ex.defences.threat, other(me)), moves: ex.defences.moves.join(', ') })),
+    );
+  }
+
+  // The iterations of iterative deepening (none when a threat search proved the move).
+  if (ex.iterations.length && !ex.threat) {
+    root.append(el('h3', null, t('exIterations')));
+    const rows = ex.iterations.map((it, i) => {
+      const tr = el('tr', null, [
+        el('td', null, String(it.depth)),
+        // "X 56%" never splits between its player and its chance.
+        el('td', null, valueText(it.value, me).replace(' ', '\u00a0')),
+        el('td', 'explain-path', it.pv.join(' ')),
+        el('td', null, Number(it.nodes).toLocaleString()),
+        el('td', null, String(it.time_ms)),
+      ]);
+      if (i === ex.iterations.length - 1) tr.classList.add('fired');
+      return tr;
+    });
+    const tb = table([t('exDepth'), t('exChance'), t('exPv'), t('exNodes'), t('exMs')], rows, 'iterations');
+    tb.id = 'ex-iterations';
+    root.append(el('div', 'explain-scroll', tb), el('p', 'legend', t('exIterationsKey')));
+  }
+
+  // The root moves compared, highlighted on the board (numbered best first).
+  const cands = ex.root.moves;
+  if (cands.length) {
+    root.append(el('h3', null, t('exCandidatesTitle', { depth: ex.root.depth })));
+    const shown = cands.slice(0, 9);
+    const marks = new Map(shown.map((m, i) => [keyOf(m.cell), i + 1]));
+    const pic = miniBoard(ctx.rules, stonesOf(ctx.moves, ctx.first), { marks, focus: keyOf(ctx.chosen), label: t('exCandidatesTitle', { depth: ex.root.depth }) });
+    pic.id = 'ex-candidates-board';
+    const rows = cands.map((m, i) => {
+      const tr = el('tr', null, [el('td', null, String(i + 1)), el('td', null, m.cell), el('td', null, boundedValue(m.value, m.bound, me))]);
+      if (m.cell === ctx.chosen) tr.classList.add('fired');
+      return tr;
+    });
+    const tb = table(['#', t('exMove'), t('exChance')], rows, 'candidates');
+    tb.id = 'ex-candidates';
+    root.append(el('div', 'explain-side', [pic, el('div', 'explain-scroll short', tb)]));
+    const more = ex.root.more ? ` ${t('exMore', { n: ex.root.more })}` : '';
+    root.append(el('p', 'legend', t('exCandidatesKey', { p: me }) + more));
+  }
+
+  // The principal path: at each position of the line, the moves searched there.
+  if (ex.path.length > 1) {
+    root.append(el('h3', null, t('exPathTitle')));
+    const box = el('div', 'explain-pathnodes');
+    box.id = 'ex-path';
+    const played = [];
+    ex.path.slice(1).forEach((node, i) => {
+      played.push(node.move);
+      const det = el('details', 'explain-cell');
+      det.dataset.ply = String(i + 1);
+      if (i === 0) det.open = true;
+      det.append(el('summary', null, t('exPathNode', { line: lineText(played, me), p: node.for, n: node.moves.length + node.more })));
+      const next = ex.path[i + 2] ? ex.path[i + 2].move : null;
+      const rows = node.moves.map((m) => {
+        const tr = el('tr', null, [el('td', null, m.cell), el('td', null, boundedValue(m.value, m.bound, node.for))]);
+        if (m.cell === next) tr.classList.add('fired');
+        return tr;
+      });
+      det.append(table([t('exMove'), t('exChance')], rows, 'siblings'));
+      if (node.more) det.append(el('p', 'legend', t('exMore', { n: node.more })));
+      box.append(det);
+    });
+    root.append(box, el('p', 'legend', t('exPathKey', { n: ex.bounds.siblings })));
+  }
+  if (ex.unrecorded) root.append(el('p', 'legend', t('exPvUnrecorded', { n: ex.unrecorded, limit: ex.bounds.pv_nodes })));
+  return root;
+}
+
 /** What the button explains: the hint shown, else the computer's move that led to the position. */
 function explainable() {
   if (store.hint) return store.hint.explain ? { request: store.hint.explain, hint: true } : null;
@@ -523,6 +657,10 @@ export function explainLast() {
 export function bindExplain() {
   $('btn-explain').addEventListener('click', explainLast);
   $('explain-close').addEventListener('click', () => $('dlg-explain').close());
-  $('dlg-explain').addEventListener('close', closeExplain);
+  // The close event comes a task later: the view opened again meanwhile (X pressed at once)
+  // keeps its request.
+  $('dlg-explain').addEventListener('close', () => {
+    if (!$('dlg-explain').open) closeExplain();
+  });
   onRender(renderButton);
 }

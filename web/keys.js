@@ -1,7 +1,7 @@
 // Keyboard shortcuts. Letters are read by physical key (`KeyD`), not by the character typed, so
 // they work with every keyboard layout (a Cyrillic one types "в" on the D key).
 
-const LETTERS = { KeyA: 'a', KeyE: 'e', KeyG: 'g', KeyI: 'i', KeyR: 'r', KeyN: 'n', KeyU: 'u', KeyH: 'h', KeyD: 'd', KeyT: 't', KeyW: 'w', KeyM: 'm', KeyC: 'c' };
+const LETTERS = { KeyA: 'a', KeyE: 'e', KeyG: 'g', KeyI: 'i', KeyR: 'r', KeyN: 'n', KeyU: 'u', KeyH: 'h', KeyD: 'd', KeyT: 't', KeyW: 'w', KeyM: 'm', KeyC: 'c', KeyX: 'x' };
 
 /** The shortcut an event means: a letter above, an unmodified key name, '?' or null. */
 export function shortcutOf(e) {

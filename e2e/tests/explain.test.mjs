@@ -1,7 +1,8 @@
 // "How did it choose?": after the computer's move, the bot's explanation of that very move (the
 // same request and seed), one view per bot: the rule player's rule and numbered squares, the
 // line counter's alpha-beta trace stepped through, the perfect player's line, the attack weights'
-// sums, and the engine's plain refusal. Screenshots of each view land in out/e2e.
+// sums, the engine's iterations, threat sequence, root moves and principal path (for its moves
+// and for the hint). Screenshots of each view land in out/e2e.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, idle, launch, open, shot, stones as stonesOn, VIEWPORTS } from '../lib.mjs';
@@ -125,11 +126,61 @@ for (const vp of VIEWPORTS) {
       await page.done();
     });
 
-    test('the engine: its explanation is not available yet', async () => {
+    test('the engine (level 5): iterations, the moves compared, the principal path', async () => {
       const page = await open(browser, vp, '/?r=15x15x5&m=h8&o=level5&s=X');
-      assert.equal(await explain(page), 'not_explained');
-      assert.match(await text(page, '.explain-refusal'), /cannot explain its moves yet/);
+      assert.equal(await explain(page), 'engine');
+      const played = Object.entries(await stonesOn(page)).find(([, p]) => p === 'O')[0];
+      assert.match(await text(page, '#ex-ended'), new RegExp(`The engine chose ${played}: `));
+      const ended = await page.$eval('#ex-ended', (p) => p.dataset.ended);
+      assert.ok(['depth', 'nodes', 'proven', 'forced'].includes(ended), ended);
+      // One row an iteration, depths 1, 2, …; the last is the answer.
+      const depths = await page.$$eval('#ex-iterations tbody tr td:first-child', (tds) => tds.map((d) => Number(d.textContent)));
+      assert.ok(depths.length >= 2, `${depths}`);
+      assert.deepEqual(depths, depths.map((_, i) => i + 1));
+      assert.match(await text(page, '#ex-iterations tbody tr.fired'), /X\s\d+%|wins/);
+      // The moves compared: the one played highlighted, in the table and ringed on the board.
+      assert.equal(await text(page, '#ex-candidates tr.fired td:nth-child(2)'), played);
+      assert.ok((await page.$$('#ex-candidates tbody tr')).length >= 3);
+      assert.equal(await page.$$eval('#ex-candidates-board .mini-mark', (m) => m.length) >= 3, true);
+      assert.equal(await page.$$eval('#ex-candidates-board .focus', (f) => f.length), 1);
+      // The principal path: the first position after the move, with the moves searched there.
+      assert.ok((await page.$$('#ex-path details')).length >= 1);
+      assert.match(await text(page, '#ex-path details[open] summary'), new RegExp(`After O ${played}: X to move`));
+      assert.equal(await page.$('.explain-body .warn'), null, 'the explained move is the move played');
+      // Nothing wider than the screen.
+      const overflow = await page.$eval('#dlg-explain', (d) => d.scrollWidth - d.clientWidth);
+      assert.ok(overflow <= 1, `${overflow} px too wide`);
       await shot(page, `explain-engine-${vp.name}`);
+      await page.click('#explain-close');
+      // X opens it from the keyboard.
+      await page.keyboard.press('x');
+      await page.waitForSelector('#dlg-explain[open]');
+      await page.waitForFunction(() => document.getElementById('dlg-explain').dataset.kind !== '');
+      assert.equal(await page.$eval('#dlg-explain', (d) => d.dataset.kind), 'engine', await text(page, '#explain-body'));
+      await page.done();
+    });
+
+    test('the engine at level 6 on 15×15: a timed move explained, the view light and quick', async () => {
+      const page = await open(browser, vp, '/?r=15x15x5&m=h8.i9.h9.i8.i10&o=level6&s=X');
+      await page.waitForFunction(() => document.getElementById('board').dataset.ply === '6', null, { timeout: 30000 });
+      await idle(page);
+      assert.equal(await explain(page), 'engine');
+      const ended = await page.$eval('#ex-ended', (p) => p.dataset.ended);
+      assert.ok(['time', 'time_plan', 'proven', 'forced', 'threat'].includes(ended), ended);
+      // The move's own limit: the time left when its search began, of the second a move gets.
+      assert.match(await text(page, '.explain-engine'), /Searched within: \d{3,4} ms\./);
+      // Bounded: a few hundred elements, drawn at once; the page still answers at once.
+      assert.ok((await page.$$('#dlg-explain *')).length < 1500, 'the trace is bounded');
+      const ms = await page.evaluate(() => {
+        const t0 = performance.now();
+        document.querySelector('#ex-path details:last-of-type')?.setAttribute('open', '');
+        document.body.offsetHeight;
+        return performance.now() - t0;
+      });
+      assert.ok(ms < 100, `${ms} ms to open a node`);
+      const overflow = await page.$eval('#dlg-explain', (d) => d.scrollWidth - d.clientWidth);
+      assert.ok(overflow <= 1, `${overflow} px too wide`);
+      await shot(page, `explain-engine-level6-${vp.name}`);
       await page.done();
     });
   });
@@ -159,7 +210,45 @@ test('in Polish and Russian', async () => {
   await shot(page, 'explain-rules-pl');
   await page.done();
   const ru = await open(browser, vp, '/?r=15x15x5&m=h8&o=level5&s=X', { locale: 'ru-RU' });
-  await explain(ru);
-  assert.match(await text(ru, '.explain-refusal'), /Движок пока не умеет объяснять/);
+  assert.equal(await explain(ru), 'engine');
+  assert.match(await text(ru, '#ex-ended'), /Движок выбрал [a-o]\d+: /);
+  assert.match(await text(ru, '.explain-engine h3'), /Итерации/);
+  await shot(ru, 'explain-engine-ru');
   await ru.done();
+});
+
+test('the engine: a threat sequence drawn and listed', async () => {
+  // X, the computer, has an open three: a win by continuous fours, found before any tree search.
+  const page = await open(browser, VIEWPORTS[0], '/?r=15x15x5&m=h8.a1.i8.a2.j8.a3&o=level5&s=O');
+  await page.waitForFunction(() => document.getElementById('board').dataset.ply === '7');
+  assert.equal(await explain(page), 'engine');
+  assert.equal(await page.$eval('#ex-ended', (p) => p.dataset.ended), 'threat');
+  assert.match(await text(page, '.explain-engine h3'), /continuous fours \(VCF\) for X/);
+  const steps = await page.$$eval('#ex-threat li', (li) => li.map((l) => l.textContent));
+  assert.ok(steps.length >= 1, `${steps}`);
+  assert.match(steps[0], /^X [a-o]\d+$/);
+  if (steps.length > 1) assert.match(steps[1], /^O [a-o]\d+ — forced reply$/);
+  await shot(page, 'explain-engine-threat');
+  await page.done();
+});
+
+test('the engine: the opponent’s threat and the only moves that stop it', async () => {
+  const page = await open(browser, VIEWPORTS[1], '/?r=15x15x5&m=i8.f11.j5.g9.j8.g5.e7.f5.k5.f6.h9.i10.h5.k11.i9.k8.g7&o=level4&s=X');
+  await page.waitForFunction(() => document.getElementById('board').dataset.ply === '18');
+  assert.equal(await explain(page), 'engine');
+  assert.match(await text(page, '.explain-defences'), /^Given a free move, X would win by continuous fours \(X i5 · O .*\): only i5, l5 stop it/);
+  assert.equal((await page.$$('#ex-candidates tbody tr')).length, 2);
+  await shot(page, 'explain-engine-defences-phone');
+  await page.done();
+});
+
+test('the hint on 15×15 is the engine: its button explains it', async () => {
+  const page = await open(browser, VIEWPORTS[1], '/?r=15x15x5&m=h8.i9&o=level2&s=X');
+  await page.keyboard.press('h');
+  await page.waitForFunction(() => document.getElementById('board').dataset.hint !== '', null, { timeout: 30000 });
+  const hint = (await board(page)).hint;
+  assert.equal(await explain(page), 'engine');
+  assert.equal(await text(page, '#dlg-explain-title'), `Why the hint ${hint}?`);
+  assert.ok((await page.$$('#ex-iterations tbody tr')).length >= 1);
+  await page.done();
 });

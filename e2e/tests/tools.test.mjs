@@ -64,7 +64,7 @@ for (const vp of VIEWPORTS) {
       await page.keyboard.press('?');
       await page.waitForSelector('#dlg-help[open]');
       const keys = await page.$$eval('#dlg-help kbd', (els) => els.map((e) => e.textContent));
-      for (const k of ['N', 'U', 'H', 'D', 'T', 'W', 'M', 'C', '?', 'Enter', 'Esc']) assert.ok(keys.includes(k), `${k} listed`);
+      for (const k of ['N', 'U', 'H', 'D', 'T', 'W', 'M', 'C', 'X', '?', 'Enter', 'Esc']) assert.ok(keys.includes(k), `${k} listed`);
       await shot(page, `${vp.name}-${theme}-shortcuts`);
       await page.keyboard.press('Escape');
       await page.waitForSelector('#dlg-help[open]', { state: 'detached' });

@@ -67,7 +67,7 @@ pub enum ApiError {
     UnknownBot(String),
     /// The bot does not play these rules.
     Unsupported(String),
-    /// The bot does not explain its moves (`explain`: the engine's levels, for now).
+    /// The bot does not explain its moves (`explain`; every bot of the roster does).
     NotExplained(String),
     /// The computer could not finish within the time limit (the solver, the perfect player).
     OutOfTime(String),

@@ -12,11 +12,16 @@ use mnk_engine::bots::SPIRAL;
 use mnk_engine::explain::alphabeta::{
     AlphaBetaTrace, Exit, LeafEval, Score, TraceNode, WindowRecord, WindowTerm,
 };
+use mnk_engine::explain::engine::{
+    Bound, End, EngineExplanation, Scored, ThreatKind, TRACE_PV_NODES, TRACE_ROOT_MOVES,
+    TRACE_SIBLINGS,
+};
 use mnk_engine::explain::perfect::{PerfectLine, Reason};
 use mnk_engine::explain::rules::{ForkTable, Rule, RuleDecision};
 use mnk_engine::explain::weights::{AttackWeight, WeightsExplanation};
 use mnk_engine::explain::weights::{Bonus, CellWeights, LineWeights, SideWeights};
 use mnk_engine::explain::{Explanation, TRACE_NODES, TRACE_WINDOWS};
+use mnk_engine::search::value_of;
 use serde_json::{json, Value as Json};
 
 use crate::game::value_json;
@@ -30,6 +35,7 @@ pub fn explanation_json(pos: &Position, explanation: &Explanation) -> Json {
         Explanation::AlphaBeta(trace) => alphabeta_json(pos.rules(), trace),
         Explanation::Perfect(line) => perfect_json(pos, line),
         Explanation::Weights(weights) => weights_json(pos.rules(), weights),
+        Explanation::Engine(engine) => engine_json(pos.rules(), engine),
     }
 }
 
@@ -302,6 +308,105 @@ fn attack_json(a: &AttackWeight) -> Json {
     json!({ "power": a.power, "potential": a.potential, "divider": a.divider, "weight": a.weight })
 }
 
+// ---- The search engine ----
+
+fn engine_json(rules: &Rules, x: &EngineExplanation) -> Json {
+    let t = &x.trace;
+    let iterations: Vec<Json> = x
+        .iterations
+        .iter()
+        .map(|i| {
+            json!({
+                "depth": i.depth,
+                "value": value_json(rules, i.value),
+                "pv": cell_names(rules, &i.pv),
+                "nodes": i.nodes,
+                "time_ms": i.elapsed_ms,
+            })
+        })
+        .collect();
+    let threat = t.threat.as_ref().map(|threat| {
+        json!({
+            "kind": match threat.kind {
+                ThreatKind::Five => "five",
+                ThreatKind::Vcf => "vcf",
+                ThreatKind::Vct => "vct",
+                ThreatKind::Lost => "lost",
+            },
+            "line": cell_names(rules, &threat.line),
+        })
+    });
+    let defences = t.defences.as_ref().map(|(threat, kept)| {
+        json!({ "threat": cell_names(rules, threat), "moves": cell_names(rules, kept) })
+    });
+    let path: Vec<Json> = t
+        .path
+        .iter()
+        .map(|node| {
+            json!({
+                "move": node.cell.map(|c| rules.cell_name(c)),
+                "for": node.to_move,
+                "moves": scored_json(rules, &node.moves),
+                "more": node.more,
+            })
+        })
+        .collect();
+    json!({
+        "kind": "engine",
+        "for": x.to_move,
+        "limits": {
+            "depth": x.limits.max_depth,
+            "nodes": x.limits.max_nodes,
+            "time_ms": x.limits.time_ms,
+        },
+        "ended_by": match t.end {
+            End::Threat => "threat",
+            End::Depth => "depth",
+            End::Proven => "proven",
+            End::Forced => "forced",
+            End::TimePlan => "time_plan",
+            End::Nodes => "nodes",
+            End::Time => "time",
+            End::Stopped => "stopped",
+            End::Urgent => "urgent",
+        },
+        "iterations": iterations,
+        "threat": threat,
+        "defences": defences,
+        "root": {
+            "depth": t.root_depth,
+            "moves": scored_json(rules, &t.root),
+            "more": t.root_more,
+        },
+        "path": path,
+        "unrecorded": t.unrecorded,
+        "bounds": {
+            "root_moves": TRACE_ROOT_MOVES,
+            "siblings": TRACE_SIBLINGS,
+            "pv_nodes": TRACE_PV_NODES,
+        },
+    })
+}
+
+/// Moves with their values for the side to move where they were searched, and what each
+/// value is: `exact`, `upper` (at most: the move failed low) or `lower` (at least).
+fn scored_json(rules: &Rules, moves: &[Scored<Cell>]) -> Vec<Json> {
+    moves
+        .iter()
+        .map(|s| {
+            json!({
+                "cell": rules.cell_name(s.m),
+                "value": value_json(rules, value_of(s.score)),
+                "bound": match s.bound {
+                    Bound::Exact => "exact",
+                    Bound::Upper => "upper",
+                    Bound::Lower => "lower",
+                },
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -523,17 +628,97 @@ mod tests {
     }
 
     #[test]
-    fn the_engine_is_refused_as_not_explained() {
-        for opponent in [
-            json!({"level": 5}),
-            json!({"bot": "engine"}),
-            json!("level6"),
+    fn the_engine_explains_the_move_it_plays() {
+        // Levels 4 and 5 are capped in nodes and depth, so with a clock that never moves the
+        // explained search is the move's, node for node.
+        for (rules, moves) in [
+            ("15x15x5", json!(["h8", "i9", "g9", "i7"])),
+            (
+                "15x15x5",
+                json!(["h8", "i9", "h10", "h9", "j9", "i8", "i10", "g10", "j7"]),
+            ),
+            ("9x9x5", json!(["e5", "d4"])),
+            ("4x4x3", json!(["a1"])),
         ] {
-            let body = json!({"rules": "15x15x5", "moves": ["h8"], "opponent": opponent});
-            let reply = ask("explain", &body);
-            assert_eq!(reply.status, 422, "{body}");
-            assert_eq!(reply.body["error"]["code"], "not_explained");
+            for opponent in [json!({"level": 4}), json!({"level": 5})] {
+                let body = json!({"rules": rules, "moves": moves, "opponent": opponent, "seed": 2});
+                let moved = ask("move", &body);
+                assert_eq!(moved.status, 200, "{body}: {}", moved.body);
+                let e = explained(&body);
+                for field in ["move", "value", "pv", "depth", "nodes"] {
+                    assert_eq!(e[field], moved.body[field], "{field} of {body}");
+                }
+                let x = &e["explanation"];
+                assert_eq!(x["kind"], "engine", "{body}");
+                let iterations = x["iterations"].as_array().unwrap();
+                let last = iterations.last().unwrap();
+                assert_eq!(last["pv"], e["pv"]);
+                assert_eq!(last["value"], e["value"]);
+                assert!(
+                    ["depth", "nodes", "proven", "forced", "threat"]
+                        .contains(&x["ended_by"].as_str().unwrap()),
+                    "{x}"
+                );
+                if x["threat"].is_null() {
+                    let root = &x["root"]["moves"];
+                    assert_eq!(root[0]["cell"], e["move"]["cell"], "{x}");
+                    assert_eq!(root[0]["bound"], "exact");
+                    assert!(root[0]["value"]["expect"].is_number());
+                    assert_eq!(x["path"][0]["move"], Json::Null);
+                    assert_eq!(x["path"][0]["moves"], *root);
+                    assert_eq!(x["path"][1]["move"], e["move"]["cell"]);
+                }
+                assert_eq!(x["bounds"]["siblings"], TRACE_SIBLINGS);
+            }
         }
+    }
+
+    #[test]
+    fn a_threat_sequence_is_shown_as_the_engine_found_it() {
+        let e = explained(&json!({
+            "rules": "15x15x5", "moves": ["h8", "a1", "i8", "a2", "j8", "a3"],
+            "opponent": {"level": 5}
+        }));
+        let x = &e["explanation"];
+        assert_eq!(x["ended_by"], "threat");
+        assert_eq!(x["threat"]["kind"], "vcf");
+        assert_eq!(x["threat"]["line"], e["pv"]);
+        assert_eq!(e["value"]["kind"], "win");
+    }
+
+    #[test]
+    fn a_timed_engine_move_says_time_ended_it() {
+        // Level 6 plays by time: a clock that moves a millisecond a reading runs out.
+        struct Ticking(std::sync::atomic::AtomicU64);
+        impl mnk_engine::Clock for Ticking {
+            fn now_ms(&self) -> u64 {
+                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            }
+        }
+        let context = Context {
+            clock: Arc::new(Ticking(0.into())),
+            stop: None,
+        };
+        let body = json!({"rules": "15x15x5", "moves": ["h8", "i9", "g9", "i7"],
+                          "opponent": {"level": 6}, "time_ms": 300});
+        let reply = respond(
+            &Settings::default(),
+            &context,
+            7,
+            "explain",
+            Some(&body.to_string()),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let x = &reply.body["explanation"];
+        assert_eq!(x["kind"], "engine");
+        assert!(
+            ["time", "time_plan"].contains(&x["ended_by"].as_str().unwrap()),
+            "{x}"
+        );
+        // The time left when the search started (this clock moved on a few readings).
+        let time = x["limits"]["time_ms"].as_u64().unwrap();
+        assert!((290..=300).contains(&time), "{time}");
+        assert_eq!(x["limits"]["nodes"], Json::Null);
     }
 
     #[test]

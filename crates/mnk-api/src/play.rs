@@ -146,7 +146,7 @@ pub fn think(
         return Err(ApiError::game_over());
     }
     if ask == Ask::Explain {
-        // Refused before it takes an engine slot: the engine does not explain its moves yet.
+        // Refused before it takes an engine slot, should a bot not explain its moves.
         roster::check_explained(&spec, pos.rules())?;
     }
     let seed = request

@@ -133,11 +133,7 @@ pub trait Bot: Send {
 /// The refusal of a bot (`who`) that does not explain its moves.
 #[must_use]
 pub(crate) fn not_explained(who: &str) -> String {
-    format!(
-        "{who} does not explain its moves yet: the rule player, the line counter (alphabeta), \
-         the attack weights, the perfect player and levels 1 to 3 do (and level 6 where it \
-         plays perfectly)"
-    )
+    format!("{who} does not explain its moves: the roster's bots and levels do")
 }
 
 /// Why a bot does not play a set of rules (a page words it from this, in its language).

@@ -117,9 +117,8 @@ impl Level {
         }
     }
 
-    /// Whether this level plays the search engine under `rules` (which, unlike the other bots,
-    /// does not explain its moves yet): levels 4 to 6 where the solver does not play and lines
-    /// are long enough for the engine's patterns.
+    /// Whether this level plays the search engine under `rules`: levels 4 to 6 where the
+    /// solver does not play and lines are long enough for the engine's patterns.
     #[must_use]
     pub fn plays_engine(self, rules: &Rules) -> bool {
         match self.0 {

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use mnk_core::Rules;
 
-use crate::bot::{not_explained, Bot, BotError, Unplayable};
+use crate::bot::{Bot, BotError, Unplayable};
 use crate::bots::{LineCountBot, PerfectBot, RulesBot, DEFAULT_DEPTH};
 use crate::level::Level;
 use crate::search::EngineConfig;
@@ -156,20 +156,10 @@ pub fn check_rules(spec: &BotSpec, rules: &Rules) -> Result<(), BotError> {
 }
 
 /// Whether the bot `spec` explains its moves under `rules` ([`Bot::explain`]), without building
-/// it: after [`check_rules`], every bot but the search engine does (where a level or the
-/// `engine` bot is the line counter or the perfect player, it explains as they do).
+/// it: every bot of the roster explains where it plays, so this is [`check_rules`]. Front-ends
+/// ask it before they take an engine slot for an explanation.
 pub fn check_explained(spec: &BotSpec, rules: &Rules) -> Result<(), BotError> {
-    check_rules(spec, rules)?;
-    let engine = match *spec {
-        BotSpec::Level(level) => level.plays_engine(rules),
-        BotSpec::Named { id, .. } => id == "engine" && crate::level::engine_plays(rules),
-    };
-    if engine {
-        return Err(BotError::NotExplained(not_explained(&format!(
-            "{spec} (the search engine)"
-        ))));
-    }
-    Ok(())
+    check_rules(spec, rules)
 }
 
 fn create_named(

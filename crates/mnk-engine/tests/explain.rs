@@ -4,7 +4,11 @@
 
 use mnk_core::Cell;
 use mnk_core::{Position, Rules, DIRECTIONS};
+use mnk_engine::bench::{bench_position, POSITIONS};
 use mnk_engine::explain::alphabeta::{AlphaBetaTrace, Exit, Score, TraceNode};
+use mnk_engine::explain::engine::{
+    End, EngineExplanation, ThreatKind, TRACE_ROOT_MOVES, TRACE_SIBLINGS,
+};
 use mnk_engine::explain::perfect::{PerfectLine, Reason};
 use mnk_engine::explain::weights::{Bonus, CellWeights, WeightsExplanation};
 use mnk_engine::explain::{Explanation, TRACE_NODES, TRACE_WINDOWS};
@@ -474,20 +478,190 @@ fn check_path(pos: &Position, line: &PerfectLine, chosen: Cell) {
     }
 }
 
-#[test]
-fn the_engine_does_not_explain_yet() {
-    let pos = Position::new("15x15x5".parse().unwrap());
-    for spec in ["engine", "level4", "level5", "level6"] {
-        let spec: BotSpec = spec.parse().unwrap();
-        let refused = create(&spec, pos.rules(), 1)
-            .unwrap()
-            .explain(&pos, &Limits::nodes(100))
-            .unwrap_err();
-        assert!(
-            matches!(refused, mnk_engine::BotError::NotExplained(_)),
-            "{spec}: {refused}"
-        );
+fn engine_explanation(e: Explained) -> EngineExplanation {
+    match e.explanation {
+        Explanation::Engine(x) => x,
+        other => panic!("the engine explained {other:?}"),
     }
+}
+
+/// The engine's explanation of `pos` by `spec` within `limits`, checked against the search it
+/// plays by: the same choice (move, value, line, depth, nodes: [`explained`]), its last
+/// iteration the choice, the root moves and the principal path what that search compared.
+fn check_engine(spec: &str, pos: &Position, limits: &Limits) -> (Explained, EngineExplanation) {
+    let e = explained(spec, pos, 1, limits);
+    let x = engine_explanation(e.clone());
+    let c = &e.choice;
+    assert_eq!(x.to_move, pos.to_move());
+    let last = x
+        .iterations
+        .last()
+        .expect("every search reports its answer");
+    assert_eq!(
+        (last.depth, Some(last.value), &last.pv),
+        (c.depth, c.value, &c.pv),
+        "{spec}\n{pos:?}"
+    );
+    assert!(x.iterations.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+    assert!(x.trace.root.len() <= TRACE_ROOT_MOVES);
+    let t = &x.trace;
+    if let Some(threat) = &t.threat {
+        assert_eq!(t.end, End::Threat);
+        assert_eq!(threat.line, c.pv, "the proof is the line played");
+        return (e, x);
+    }
+    // The root moves compared, best first; the move played is the best, searched exactly (or
+    // a move the limits cut short found better than the last iteration's).
+    assert!(!t.root.is_empty(), "{spec}: {t:?}");
+    assert!(t.root.windows(2).all(|w| w[0].score >= w[1].score));
+    if t.root_depth == c.depth && c.depth > 0 {
+        assert_eq!(t.root[0].m, c.cell, "{spec}\n{pos:?}\n{t:?}");
+        assert_eq!(Some(mnk_engine::search::value_of(t.root[0].score)), c.value);
+    }
+    // The principal path follows the line played, each node's moves best first and bounded.
+    assert_eq!(t.path[0].cell, None);
+    for (node, played) in t.path[1..].iter().zip(&c.pv) {
+        assert_eq!(node.cell, Some(*played));
+    }
+    assert!(t.path.len() <= c.pv.len() + 1);
+    let mut after = pos.clone();
+    for (i, node) in t.path.iter().enumerate() {
+        assert_eq!(node.to_move, after.to_move());
+        assert!(node.moves.len() <= TRACE_SIBLINGS.max(TRACE_ROOT_MOVES));
+        assert!(node.moves.windows(2).all(|w| w[0].score >= w[1].score));
+        for m in &node.moves {
+            after.check_move(m.m).unwrap();
+        }
+        if let Some(&next) = c.pv.get(i) {
+            after.play(next);
+        }
+    }
+    (e, x)
+}
+
+#[test]
+fn the_engine_explains_the_search_it_plays_by() {
+    // Levels 4 and 5 are capped in depth and nodes; level 6 plays by time, which a node limit
+    // stands in for (a timed search is not reproducible).
+    let cases = [
+        ("level4", Limits::none()),
+        ("level5", Limits::none()),
+        ("level6", Limits::nodes(30_000)),
+        ("engine", Limits::depth(5)),
+    ];
+    let mut positions15: Vec<Position> = POSITIONS
+        .iter()
+        .filter(|p| p.rules.starts_with("15x15"))
+        .map(bench_position)
+        .collect();
+    positions15.extend(positions("15x15x5", 3, 12, 5));
+    for pos in &positions15 {
+        for (spec, limits) in &cases {
+            check_engine(spec, pos, limits);
+        }
+    }
+    // Small boards where the engine plays: 4×4×3 (levels 4 and 5; level 6 plays perfectly
+    // there), 7×7×4 and 9×9×5.
+    for pos in positions("4x4x3", 6, 5, 2) {
+        for spec in ["level4", "level5"] {
+            check_engine(spec, &pos, &Limits::none());
+        }
+    }
+    for rules in ["7x7x4", "9x9x5"] {
+        for pos in positions(rules, 4, 10, 3) {
+            for (spec, limits) in &cases {
+                check_engine(spec, &pos, limits);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_threat_search_win_is_shown_with_its_proof() {
+    // X to move makes two open threes at g5: a win by threats, found before the tree search.
+    let pos = Position::from_diagram(
+        "9x9x5".parse().unwrap(),
+        "
+        O . . . . . . . O
+        . . . . . . . . .
+        . . . . . . X . .
+        . . . . . . X . .
+        . . . . X X . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O . . . . . . . O
+        ",
+    )
+    .unwrap();
+    let (e, x) = check_engine("level6", &pos, &Limits::nodes(100_000));
+    let threat = x.trace.threat.expect("a threat search found it");
+    assert!(matches!(threat.kind, ThreatKind::Vct | ThreatKind::Vcf));
+    assert_eq!(threat.line[0], "g5".parse().unwrap());
+    assert!(matches!(e.choice.value, Some(Value::Win(_))));
+    // A five to complete is the shortest proof.
+    let five = Position::from_moves(
+        "15x15x5".parse().unwrap(),
+        &["h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4"].map(|c| c.parse::<Cell>().unwrap()),
+    )
+    .unwrap();
+    let (_, x) = check_engine("level4", &five, &Limits::none());
+    let threat = x.trace.threat.unwrap();
+    assert_eq!(threat.kind, ThreatKind::Five);
+    assert_eq!(x.trace.end, End::Threat);
+}
+
+#[test]
+fn the_opponents_threat_and_the_defences_left_are_shown() {
+    // X, given a free move, wins by continuous fours from i5: only i5 and l5 stop it, so the
+    // root keeps only those (found by a random game's search).
+    let moves: Vec<Cell> = "i8 f11 j5 g9 j8 g5 e7 f5 k5 f6 h9 i10 h5 k11 i9 k8 g7"
+        .split_whitespace()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    let pos = Position::from_moves("15x15x5".parse().unwrap(), &moves).unwrap();
+    let (e, x) = check_engine("level4", &pos, &Limits::none());
+    let (threat, kept) = x.trace.defences.expect("the opponent's threat");
+    let cell = |c: &str| c.parse::<Cell>().unwrap();
+    assert_eq!(threat[0], cell("i5"));
+    assert_eq!(
+        threat.len() % 2,
+        1,
+        "the attacker's moves and the replies, ending with the five"
+    );
+    assert_eq!(kept, vec![cell("i5"), cell("l5")]);
+    assert!(kept.contains(&e.choice.cell));
+    let mut root: Vec<Cell> = x.trace.root.iter().map(|s| s.m).collect();
+    root.sort_by_key(|c| (c.y, c.x));
+    assert_eq!(root, kept, "only the defences were searched");
+}
+
+#[test]
+fn the_engine_says_which_limit_ended_its_search() {
+    let pos = bench_position(&POSITIONS[1]);
+    let (_, x) = check_engine("level4", &pos, &Limits::none());
+    assert!(
+        matches!(x.trace.end, End::Depth | End::Nodes),
+        "{:?}",
+        x.trace.end
+    );
+    assert_eq!(x.limits.max_depth, Some(4));
+    let (_, x) = check_engine("level6", &pos, &Limits::nodes(5_000));
+    assert_eq!(x.trace.end, End::Nodes);
+    let (_, x) = check_engine("level6", &pos, &Limits::depth(3));
+    assert_eq!(x.trace.end, End::Depth);
+    assert_eq!(x.iterations.len(), 3);
+}
+
+#[test]
+fn a_large_engine_trace_stays_bounded() {
+    let pos = bench_position(&POSITIONS[0]);
+    let (e, x) = check_engine("level6", &pos, &Limits::nodes(300_000));
+    let t = &x.trace;
+    assert!(e.choice.nodes > 100_000, "{}", e.choice.nodes);
+    assert!(t.path.len() > 2, "{t:?}");
+    assert!(t.path[1..].iter().all(|n| n.moves.len() <= TRACE_SIBLINGS));
+    assert!(t.root.len() <= TRACE_ROOT_MOVES);
 }
 
 #[test]

@@ -527,13 +527,21 @@ async fn explain_answers_the_move_played_and_why() {
             assert_eq!(explained.json[field], moved.json[field], "{kind}: {field}");
         }
     }
-    let engine = post(
-        &app,
-        "/api/explain",
-        json!({"rules": "gomoku15", "moves": ["h8"], "opponent": {"level": 5}}),
-    )
-    .await;
-    assert_error(&engine, 422, "not_explained");
+    // The search engine (level 5, capped in nodes): the move it plays, with its iterations,
+    // the root moves it compared and its principal path.
+    let body =
+        json!({"rules": "gomoku15", "moves": ["h8", "i9"], "opponent": {"level": 5}, "seed": 4});
+    let engine = post(&app, "/api/explain", body.clone()).await;
+    assert_eq!(engine.status, StatusCode::OK, "{}", engine.json);
+    let moved = post(&app, "/api/move", body).await;
+    for field in ["move", "value", "pv", "depth", "nodes"] {
+        assert_eq!(engine.json[field], moved.json[field], "engine: {field}");
+    }
+    let x = &engine.json["explanation"];
+    assert_eq!(x["kind"], "engine");
+    assert_eq!(x["root"]["moves"][0]["cell"], engine.json["move"]["cell"]);
+    assert!(!x["iterations"].as_array().unwrap().is_empty());
+    assert!(x["path"].as_array().unwrap().len() > 1);
     let over = post(
         &app,
         "/api/explain",

@@ -3,7 +3,8 @@
 //!
 //! An explanation is never a second copy of a bot's algorithm. Each bot records while it thinks,
 //! through a recorder handed to the very code it plays with: the line counter's alpha-beta takes
-//! an [`alphabeta::Recorder`], the attack weights a [`weights::WeightRecorder`]. They are generic
+//! an [`alphabeta::Recorder`], the attack weights a [`weights::WeightRecorder`], the search
+//! engine an [`engine::EngineRecorder`]. They are generic
 //! parameters, and the ordinary path passes a no-op recorder whose empty methods the compiler
 //! removes, so a search nobody watches costs what it did before recorders existed. The rule
 //! player's decision and the perfect player's solver answers are small values that the bots
@@ -13,9 +14,11 @@
 //! A trace is bounded: an alpha-beta search records at most [`TRACE_NODES`] nodes (and then still
 //! each of the root's moves, so that the choice can be read off the tree) and lists at most
 //! [`TRACE_WINDOWS`] k-windows of its leaves. Past either bound it goes on counting (nodes,
-//! cut-offs, the branches they saved) and says that its tree was cut short.
+//! cut-offs, the branches they saved) and says that its tree was cut short. The engine's trace
+//! keeps only its principal path and the moves beside it (see [`engine`]).
 
 pub mod alphabeta;
+pub mod engine;
 pub mod perfect;
 pub mod rules;
 pub mod weights;
@@ -38,4 +41,6 @@ pub enum Explanation {
     Perfect(perfect::PerfectLine),
     /// The attack-weight bot (and level 1's mistakes): how the best cells' weights add up.
     Weights(weights::WeightsExplanation),
+    /// The search engine: its iterations, threat sequence, root moves and principal path.
+    Engine(engine::EngineExplanation),
 }

@@ -36,7 +36,10 @@ use std::sync::Arc;
 
 use mnk_core::{Cell, Position};
 
-use crate::{Bot, BotError, Choice, Limits, SearchInfo, Value};
+use crate::explain::engine::{End, EngineRecorder, EngineTracer, NoTrace};
+use crate::explain::engine::{EngineExplanation, ExplainedLimits};
+use crate::explain::Explanation;
+use crate::{Bot, BotError, Choice, Explained, Limits, SearchInfo, Value};
 use board::Board;
 use score::{is_loss, is_win, MATE};
 use search::{Iteration, RootMoves, Searcher};
@@ -296,6 +299,18 @@ impl Engine {
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<Analysis, BotError> {
+        self.analyse_recorded(pos, limits, info, NoTrace)
+    }
+
+    /// [`Engine::analyse`], telling `rec` what the search does: the same search, with the same
+    /// move, value, line and node count (an explanation's).
+    pub fn analyse_recorded<R: EngineRecorder>(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+        rec: R,
+    ) -> Result<Analysis, BotError> {
         let mut report = |m: &MultiPv| {
             let line = &m.lines[0];
             info(&SearchInfo {
@@ -306,7 +321,7 @@ impl Engine {
                 elapsed_ms: m.elapsed_ms,
             });
         };
-        self.run(pos, limits, &mut report, Mode::PLAY)
+        self.run(pos, limits, &mut report, Mode::PLAY, rec)
             .map(|(m, _)| m.as_analysis())
     }
 
@@ -340,7 +355,7 @@ impl Engine {
             lines: lines.max(1),
             until_stopped: true,
         };
-        self.run(pos, limits, report, mode).map(|(m, _)| m)
+        self.run(pos, limits, report, mode, NoTrace).map(|(m, _)| m)
     }
 
     /// Up to `n` moves with their values, best first, searched with a full window each (so
@@ -356,7 +371,7 @@ impl Engine {
             rank_all: true,
             ..Mode::PLAY
         };
-        let (analysis, ranked) = self.run(pos, limits, &mut |_| {}, mode)?;
+        let (analysis, ranked) = self.run(pos, limits, &mut |_| {}, mode, NoTrace)?;
         if ranked.is_empty() {
             let best = analysis.as_analysis();
             return Ok(vec![(best.best, best.value)]);
@@ -364,15 +379,16 @@ impl Engine {
         Ok(ranked.into_iter().take(n).collect())
     }
 
-    fn run(
+    fn run<R: EngineRecorder>(
         &mut self,
         pos: &Position,
         limits: &Limits,
         report: &mut dyn FnMut(&MultiPv),
         mode: Mode,
+        mut rec: R,
     ) -> Result<(MultiPv, Vec<(Cell, Value)>), BotError> {
         if pos.rules().is_bounded() || pos.ply() > 0 {
-            return self.search(pos, limits, report, mode);
+            return self.search(pos, limits, report, mode, rec);
         }
         // On the empty board without borders every first move is the same move shifted: play
         // it where the notation puts the first stone, at 0,0, with the lines shifted alike.
@@ -380,7 +396,10 @@ impl Engine {
             let first = m.lines[0].pv[0];
             m.shifted(-first.x, -first.y)
         };
-        let (found, ranked) = self.search(pos, limits, &mut |m| report(&centred(m)), mode)?;
+        let (found, ranked) =
+            self.search(pos, limits, &mut |m| report(&centred(m)), mode, &mut rec)?;
+        let first = found.lines[0].pv[0];
+        rec.shift(-first.x, -first.y);
         let found = centred(&found);
         let ranked = if ranked.is_empty() {
             ranked
@@ -392,12 +411,13 @@ impl Engine {
 
     /// The search itself: urgent moves outside the frame, root threat searches, then iterative
     /// deepening.
-    fn search(
+    fn search<R: EngineRecorder>(
         &mut self,
         pos: &Position,
         limits: &Limits,
         report: &mut dyn FnMut(&MultiPv),
         mode: Mode,
+        rec: R,
     ) -> Result<(MultiPv, Vec<(Cell, Value)>), BotError> {
         if pos.is_over() {
             return Err(BotError::GameOver);
@@ -427,6 +447,8 @@ impl Engine {
         };
         let board = board_of(pos);
         if let Some((cell, value)) = outside_frame_urgency(pos, &board) {
+            let mut rec = rec;
+            rec.finish(&mut board_of(pos), &[], 1, End::Urgent);
             let found = MultiPv {
                 depth: 1,
                 lines: vec![Variation {
@@ -467,12 +489,12 @@ impl Engine {
             meter.store(0, Ordering::Relaxed);
         }
         let tt: &Arc<TranspositionTable> = tt;
-        let mut s = Searcher::new(board, tt, cache, limits);
+        let mut s = Searcher::recorded(board, tt, cache, limits, rec);
         if let Some(meter) = meter.as_deref() {
             s.ctl.add_meter(meter);
         }
         s.all_root_scores = mode.rank_all;
-        let lines_found = |s: &Searcher, lines: &[Iteration], nodes: u64| MultiPv {
+        let lines_found = |s: &Searcher<R>, lines: &[Iteration], nodes: u64| MultiPv {
             depth: lines[0].depth,
             lines: lines
                 .iter()
@@ -503,6 +525,8 @@ impl Engine {
             });
         }
         if let Some(proof) = s.root_threats() {
+            s.rec
+                .finish(&mut s.board, &proof.pv, proof.depth, End::Threat);
             report(&lines_found(&s, std::slice::from_ref(&proof), proof.nodes));
             let found = lines_found(&s, std::slice::from_ref(&proof), s.ctl.nodes());
             return Ok((found, Vec::new()));
@@ -516,7 +540,7 @@ impl Engine {
             }
             t
         });
-        let nodes = |s: &Searcher, t: &Option<Searcher>| {
+        let nodes = |s: &Searcher<R>, t: &Option<Searcher>| {
             s.ctl.nodes() + t.as_ref().map_or(0, |t| t.ctl.nodes()) + crew.nodes()
         };
 
@@ -528,6 +552,8 @@ impl Engine {
         // A single line played for a move may take the best move of an iteration the deadline
         // cut short (analysis and ranking keep complete iterations only).
         let single = mode.lines == 1 && !mode.rank_all && !mode.until_stopped;
+        // Why the loop ends, for an explanation.
+        let mut end = End::Depth;
         for depth in 1..=max_depth {
             crew.main_depth.store(depth, Ordering::Relaxed);
             if single {
@@ -542,6 +568,7 @@ impl Engine {
                     ));
                     last = vec![better];
                 }
+                end = stopped_by(limits, s.ctl.nodes());
                 break;
             };
             let score = first.score;
@@ -556,6 +583,7 @@ impl Engine {
                     if last.is_empty() {
                         partial = lines;
                     }
+                    end = stopped_by(limits, t.ctl.nodes());
                     break;
                 }
             }
@@ -564,15 +592,18 @@ impl Engine {
             let plies = (MATE - score.abs()) as u32;
             last = lines;
             if proven && depth >= plies + 2 {
+                end = End::Proven;
                 break;
             }
             if mode.until_stopped {
                 continue;
             }
             if s.root_len() == 1 && depth >= 4 && !mode.rank_all {
+                end = End::Forced;
                 break;
             }
             if !plan.another_iteration(depth, last[0].pv[0], score, elapsed()) {
+                end = End::TimePlan;
                 break;
             }
         }
@@ -589,6 +620,9 @@ impl Engine {
                 pv: vec![root_scores[0].0],
                 nodes: s.ctl.nodes(),
             }));
+        }
+        if R::ON {
+            s.rec.finish(&mut s.board, &last[0].pv, last[0].depth, end);
         }
         let ranked = if mode.rank_all {
             root_scores
@@ -738,6 +772,20 @@ impl Drop for RaiseOnDrop<'_> {
     }
 }
 
+/// Which limit stopped a search that had counted `nodes` when it stopped.
+fn stopped_by(limits: &Limits, nodes: u64) -> End {
+    if limits.nodes_exhausted(nodes) {
+        End::Nodes
+    } else if limits.deadline.as_ref().is_some_and(|d| d.passed()) {
+        End::Time
+    } else if limits.should_stop() {
+        End::Stopped
+    } else {
+        // The time plan's soft stop: the iteration had a better move, its end not worth waiting for.
+        End::TimePlan
+    }
+}
+
 /// Readies the tables for a search: a timed search keeps what the last searches learned (timed
 /// play is not reproducible anyway; older entries are the first to be replaced), any other
 /// starts from empty tables, so that it is.
@@ -883,6 +931,16 @@ impl EngineBot {
     }
 }
 
+impl EngineBot {
+    /// `limits` with the bot's caps, whichever is tighter.
+    fn limits_within(&self, limits: &Limits) -> Limits {
+        let mut limits = limits.clone();
+        limits.max_depth = tighter(limits.max_depth, self.max_depth);
+        limits.max_nodes = tighter(limits.max_nodes, self.max_nodes);
+        limits
+    }
+}
+
 fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -905,17 +963,50 @@ impl Bot for EngineBot {
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Result<Choice, BotError> {
-        let mut limits = limits.clone();
-        limits.max_depth = tighter(limits.max_depth, self.max_depth);
-        limits.max_nodes = tighter(limits.max_nodes, self.max_nodes);
+        let limits = self.limits_within(limits);
         let a = self.engine.analyse(pos, &limits, info)?;
-        Ok(Choice {
-            cell: a.best,
-            value: Some(a.value),
-            pv: a.pv,
-            depth: a.depth,
-            nodes: a.nodes,
+        Ok(choice_of(a))
+    }
+
+    /// The same search as [`Bot::choose`], recorded: its iterations, the threat sequence
+    /// that decided it (if one did), the root moves compared and the principal path.
+    fn explain(&mut self, pos: &Position, limits: &Limits) -> Result<Explained, BotError> {
+        let limits = self.limits_within(limits);
+        let time_ms = limits.deadline.as_ref().map(|d| d.remaining_ms());
+        let mut iterations = Vec::new();
+        let mut tracer = EngineTracer::new();
+        let a = self.engine.analyse_recorded(
+            pos,
+            &limits,
+            &mut |i| iterations.push(i.clone()),
+            &mut tracer,
+        )?;
+        let trace = tracer
+            .finish_trace()
+            .expect("a search that answers records its end");
+        Ok(Explained {
+            choice: choice_of(a),
+            explanation: Explanation::Engine(EngineExplanation {
+                to_move: pos.to_move(),
+                iterations,
+                trace,
+                limits: ExplainedLimits {
+                    max_depth: limits.max_depth,
+                    max_nodes: limits.max_nodes,
+                    time_ms,
+                },
+            }),
         })
+    }
+}
+
+fn choice_of(a: Analysis) -> Choice {
+    Choice {
+        cell: a.best,
+        value: Some(a.value),
+        pv: a.pv,
+        depth: a.depth,
+        nodes: a.nodes,
     }
 }
 

@@ -44,6 +44,7 @@ use super::score::{is_loss, is_win, INFINITY, MATE, MAX_PLY};
 use super::threat::Threat;
 use super::tt::{Bound, TranspositionTable, NO_MOVE};
 use super::vcf::{vcf, vct, ThreatCache};
+use crate::explain::engine::{EngineRecorder, NoTrace, ThreatKind};
 use crate::Limits;
 
 /// Iterations from this depth on use an aspiration window.
@@ -122,8 +123,8 @@ struct RootMove {
     exact: bool,
 }
 
-/// The state of one search.
-pub struct Searcher<'a> {
+/// The state of one search, telling `R` what it does (nothing for [`NoTrace`], play's).
+pub struct Searcher<'a, R: EngineRecorder = NoTrace> {
     /// The board being searched (back at the root position between iterations).
     pub board: Board,
     tt: &'a TranspositionTable,
@@ -155,6 +156,8 @@ pub struct Searcher<'a> {
     pub qnodes: u64,
     /// Nodes of the main search (statistics).
     pub mnodes: u64,
+    /// What the search tells of itself, for an explanation.
+    pub rec: R,
 }
 
 impl<'a> Searcher<'a> {
@@ -165,6 +168,19 @@ impl<'a> Searcher<'a> {
         cache: &'a mut ThreatCache,
         limits: &'a Limits,
     ) -> Searcher<'a> {
+        Searcher::recorded(board, tt, cache, limits, NoTrace)
+    }
+}
+
+impl<'a, R: EngineRecorder> Searcher<'a, R> {
+    /// A search of `board` within `limits` that tells `rec` what it does.
+    pub fn recorded(
+        board: Board,
+        tt: &'a TranspositionTable,
+        cache: &'a mut ThreatCache,
+        limits: &'a Limits,
+        rec: R,
+    ) -> Searcher<'a, R> {
         let slots = board.slots();
         Searcher {
             board,
@@ -184,6 +200,7 @@ impl<'a> Searcher<'a> {
             all_root_scores: false,
             qnodes: 0,
             mnodes: 0,
+            rec,
         }
     }
 
@@ -193,12 +210,14 @@ impl<'a> Searcher<'a> {
         let mut moves = Vec::new();
         let phase = generate(&self.board, &mut moves);
         if phase == Phase::Win {
+            self.rec.threat(ThreatKind::Five, &moves[..1]);
             return Some(self.proven(1, MATE - 1, vec![moves[0]]));
         }
         if moves.is_empty() {
             // Renju's black with no allowed block of a five: lost, but a move is still owed.
             any_moves(&self.board, &mut moves);
             let pv = moves.first().map(|&m| vec![m])?;
+            self.rec.threat(ThreatKind::Lost, &pv);
             return Some(self.proven(1, -(MATE - 2), pv));
         }
         // Out of time already (a zero budget): no threat search, the best-ordered move.
@@ -230,6 +249,7 @@ impl<'a> Searcher<'a> {
     fn threat_searches(&mut self, phase: Phase, moves: &mut Vec<usize>) -> Option<Iteration> {
         if let Some(proof) = vcf(&mut self.board, &mut self.ctl, self.cache, ROOT_VCF_FOURS) {
             let n = proof.plies;
+            self.rec.threat(ThreatKind::Vcf, &proof.line);
             return Some(self.proven(n, MATE - n as i32, proof.line));
         }
         if !self.ctl.stopped() {
@@ -242,6 +262,7 @@ impl<'a> Searcher<'a> {
             let found = vct(&mut self.board, &mut self.ctl, self.cache, ROOT_VCT_THREATS);
             self.ctl.set_ceiling(None);
             if let Some((_, plies, line)) = found {
+                self.rec.threat(ThreatKind::Vct, &line);
                 return Some(self.proven(plies, MATE - plies as i32, line));
             }
         }
@@ -273,9 +294,9 @@ impl<'a> Searcher<'a> {
             DEFENCE_VCF_FOURS,
         );
         self.board.pass();
-        if threat.is_none() || self.ctl.stopped() {
+        let Some(threat) = threat.filter(|_| !self.ctl.stopped()) else {
             return moves;
-        }
+        };
         let mut kept = Vec::new();
         for (i, &m) in moves.iter().enumerate() {
             if self.board.threat(m, me) >= Threat::Block4 {
@@ -306,6 +327,7 @@ impl<'a> Searcher<'a> {
         if kept.is_empty() {
             moves
         } else {
+            self.rec.defences(&threat.line, &kept);
             kept
         }
     }
@@ -380,10 +402,15 @@ impl<'a> Searcher<'a> {
             if self.ctl.stopped() {
                 return None;
             }
-            if score <= alpha && alpha > -INFINITY {
+            let failed_low = score <= alpha && alpha > -INFINITY;
+            let failed_high = score >= beta && beta < INFINITY;
+            if !failed_low && !failed_high {
+                self.rec.iteration(depth as u32);
+            }
+            if failed_low {
                 alpha = (alpha - window).max(-INFINITY);
                 window *= 3;
-            } else if score >= beta && beta < INFINITY {
+            } else if failed_high {
                 beta = (beta + window).min(INFINITY);
                 window *= 3;
             } else {
@@ -403,7 +430,7 @@ impl<'a> Searcher<'a> {
 
     /// Takes the root moves of `first` (after its root threat searches), for searching the
     /// other lines of a multi-PV search beside it.
-    pub fn copy_root(&mut self, first: &Searcher<'_>) {
+    pub fn copy_root<Q: EngineRecorder>(&mut self, first: &Searcher<'_, Q>) {
         self.root.clone_from(&first.root);
     }
 
@@ -483,6 +510,7 @@ impl<'a> Searcher<'a> {
         self.root_raised = None;
         let first = self.root_first;
         let window_alpha = alpha;
+        self.rec.root_search(depth, alpha, beta);
         for i in first..self.root.len() {
             let m = self.root[i].idx;
             self.board.play(m);
@@ -504,6 +532,7 @@ impl<'a> Searcher<'a> {
             if self.ctl.stopped() {
                 break;
             }
+            self.rec.root_move(m, score, alpha, beta);
             self.root[i].score = score;
             self.root[i].exact = self.all_root_scores || (score > alpha && score < beta);
             if score > best {
@@ -635,6 +664,9 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = NO_MOVE;
         let mut searched = 0usize;
+        if pv_node {
+            self.rec.pv_node(ply);
+        }
         for i in 0..keyed.len() {
             if i == 1 {
                 keyed[1..].sort_unstable();
@@ -681,6 +713,9 @@ impl<'a> Searcher<'a> {
             if self.ctl.stopped() {
                 return 0;
             }
+            if pv_node {
+                self.rec.pv_child(ply, m, score, alpha, beta);
+            }
             if score > best {
                 best = score;
                 best_move = m16;
@@ -708,6 +743,9 @@ impl<'a> Searcher<'a> {
             }
         }
         self.ordered[ply] = keyed;
+        if R::ON && pv_node {
+            self.rec.pv_node_done(ply, hash);
+        }
         if best == -INFINITY {
             // Every move was pruned: judge the position as it stands.
             return evaluate(&self.board).clamp(alpha, beta);
