@@ -11,6 +11,7 @@
 
 import { call, RequestError } from './api.js';
 import { describeError } from './errors.js';
+import { exploreFrom } from './explorer.js';
 import { t } from './i18n.js';
 import { other, parseCell } from './notation.js';
 import { store } from './store.js';
@@ -459,6 +460,16 @@ function perfectView(ex, ctx) {
     return tr;
   });
   root.append(table([t('exMove'), t('exValue')], rows, 'moves'));
+  // The same values, and the games and positions below each move, in the game-tree explorer.
+  const explore = el('button', null, t('exExplore'));
+  explore.type = 'button';
+  explore.id = 'ex-explore';
+  explore.addEventListener('click', () => {
+    $('dlg-explain').close();
+    exploreFrom(ctx.moves);
+    $('explorer').scrollIntoView({ block: 'nearest' });
+  });
+  root.append(el('p', null, explore));
   return root;
 }
 

@@ -267,6 +267,14 @@ function rootHere() {
   open(entry(explorer.root));
 }
 
+/** Opens the explorer rooted at the position after `moves` (the perfect player's view links here). */
+export function exploreFrom(moves) {
+  explorer.on = true;
+  explorer.root = [...moves];
+  explorer.focus = keyOf(explorer.root);
+  open(entry(explorer.root));
+}
+
 export function toggleExplorer() {
   explorer.on = !explorer.on;
   if (explorer.on) rootHere();

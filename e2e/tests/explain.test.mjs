@@ -92,6 +92,14 @@ for (const vp of VIEWPORTS) {
       assert.ok((await page.$$('#ex-line li')).length >= 5, 'the line plays to the end');
       assert.equal((await page.$$('.explain-table.ex-moves tbody tr')).length, 6);
       await shot(page, `explain-perfect-${vp.name}`);
+      // Into the explorer: the position the computer chose in, its moves with the same values.
+      const values = await page.$$eval('.explain-table.ex-moves tbody tr', (rows) => rows.map((r) => r.cells[0].textContent));
+      await page.click('#ex-explore');
+      await page.waitForSelector('#dlg-explain', { state: 'hidden' });
+      await page.waitForSelector('#explorer:not([hidden]) #explorer-tree[data-ready="true"]', { timeout: 30000 });
+      assert.equal(await page.textContent('#explorer-root'), 'From the position after a1 b2 c3');
+      const root = await page.$$eval('#explorer-tree > [role="treeitem"] > ul > [role="treeitem"]', (items) => items.map((li) => li.dataset.key.split(' ').pop()));
+      assert.deepEqual([...root].sort(), [...values].sort());
       await page.done();
     });
 

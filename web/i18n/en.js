@@ -400,6 +400,7 @@ export default {
   exLineOfPlay: 'The line of best play',
   exPathCut: 'The time ran out before the end of the line.',
   exEveryMove: 'Every move',
+  exExplore: 'Explore these moves in the game tree',
   exWeightsChoice: '{n} cells weighed; the heaviest: {cells}. The bot picked {cell} by its seed.',
   exWeightsMistake: '{n} cells weighed; a deliberate mistake: the bot chose among the six heaviest ({cells}) and picked {cell}.',
   exWeightsRank: 'The heaviest cells, numbered from the heaviest; the ringed one is the move.',

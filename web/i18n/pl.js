@@ -430,6 +430,7 @@ export default {
   exLineOfPlay: 'Linia najlepszej gry',
   exPathCut: 'Czas skończył się przed końcem linii.',
   exEveryMove: 'Każdy ruch',
+  exExplore: 'Zbadaj te ruchy w drzewie gry',
   exWeightsChoice: 'Zważono {n} pól; najcięższe: {cells}. Bot wybrał {cell} według ziarna.',
   exWeightsMistake: 'Zważono {n} pól; celowy błąd: bot wybierał spośród sześciu najcięższych ({cells}) i wybrał {cell}.',
   exWeightsRank: 'Najcięższe pola, ponumerowane od najcięższego; obwiedzione to ruch.',
