@@ -133,9 +133,12 @@ fn main() {
         pct(c.quiesce, all_nodes)
     );
     println!(
-        "horizon VCF {} ({:.1}%)",
+        "horizon VCF {} ({:.1}%): {} tried, {:.1}% won, {:.1} nodes a try",
         c.horizon_vcf,
-        pct(c.horizon_vcf, all_nodes)
+        pct(c.horizon_vcf, all_nodes),
+        c.horizon_vcf_tries,
+        pct(c.horizon_vcf_wins, c.horizon_vcf_tries),
+        c.horizon_vcf as f64 / c.horizon_vcf_tries.max(1) as f64
     );
     println!(
         "root threat searches {} ({:.1}%)",

@@ -863,6 +863,10 @@ impl<'a> Searcher<'a> {
             horizon_vcf,
             vcf(&mut self.board, &mut self.ctl, self.cache, fours)
         );
+        stat!(c => {
+            c.horizon_vcf_tries += 1;
+            c.horizon_vcf_wins += u64::from(proof.is_some());
+        });
         if let Some(proof) = proof {
             return MATE - ply_i - proof.plies as i32;
         }

@@ -18,6 +18,10 @@ pub struct Counters {
     pub quiesce: u64,
     /// Nodes of the VCF tried at the horizon.
     pub horizon_vcf: u64,
+    /// VCFs tried at the horizon, and how many found a win.
+    pub horizon_vcf_tries: u64,
+    /// See [`Counters::horizon_vcf_tries`].
+    pub horizon_vcf_wins: u64,
     /// Nodes of the root threat searches (VCF, VCT, the opponent's VCF).
     pub root_threats: u64,
     /// Nodes of re-searches, each counted only outside any other re-search: a reduced move
@@ -78,6 +82,8 @@ impl Default for Counters {
             main_by_ply: [0; PLIES],
             quiesce: 0,
             horizon_vcf: 0,
+            horizon_vcf_tries: 0,
+            horizon_vcf_wins: 0,
             root_threats: 0,
             lmr_research: 0,
             pvs_research: 0,
@@ -135,6 +141,8 @@ impl Counters {
         sum!(
             quiesce,
             horizon_vcf,
+            horizon_vcf_tries,
+            horizon_vcf_wins,
             root_threats,
             lmr_research,
             pvs_research,
