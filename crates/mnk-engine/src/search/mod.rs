@@ -10,7 +10,8 @@
 //! - [`movegen`]: candidates by threat class and their ordering,
 //! - [`tt`]: the transposition table,
 //! - [`vcf`]: VCF and VCT searches,
-//! - [`search`]: the alpha-beta search and the root.
+//! - [`search`]: the alpha-beta search and the root,
+//! - [`stats`]: where its nodes go (counters behind the `stats` feature).
 //!
 //! [`Engine`] runs a search on a [`Position`] within [`Limits`] and reports each iteration;
 //! [`Engine::analyse_lines`] is the analysis board's search: several lines (multi-PV), thinking
@@ -25,6 +26,7 @@ pub mod pattern;
 pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;
+pub mod stats;
 pub mod threat;
 pub mod time;
 pub mod tt;

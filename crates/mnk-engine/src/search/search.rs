@@ -41,6 +41,7 @@ use super::movegen::{
     any_moves, generate, is_quiet, key_move, move_score, order_key, sort_moves, threat_cells, Phase,
 };
 use super::score::{is_loss, is_win, INFINITY, MATE, MAX_PLY};
+use super::stats::{research, spent, stat};
 use super::threat::Threat;
 use super::tt::{Bound, TranspositionTable, NO_MOVE};
 use super::vcf::{vcf, vct, ThreatCache};
@@ -223,7 +224,11 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         // Out of time already (a zero budget): no threat search, the best-ordered move.
         if phase != Phase::Block && !self.ctl.poll() {
             self.ctl.start_slice(ROOT_THREAT_SHARE);
-            let proof = self.threat_searches(phase, &mut moves);
+            let proof = spent!(
+                self.ctl,
+                root_threats,
+                self.threat_searches(phase, &mut moves)
+            );
             self.ctl.end_slice();
             if proof.is_some() {
                 return proof;
@@ -397,20 +402,29 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             }
             _ => (-INFINITY, INFINITY),
         };
+        let mut first = true;
         loop {
-            let score = self.root_search(depth, alpha, beta);
+            let score = if first {
+                self.root_search(depth, alpha, beta)
+            } else {
+                research!(self.ctl, Aspiration, self.root_search(depth, alpha, beta))
+            };
             if self.ctl.stopped() {
                 return None;
             }
+            stat!(c => c.aspirated += u64::from(first && alpha > -INFINITY));
+            first = false;
             let failed_low = score <= alpha && alpha > -INFINITY;
             let failed_high = score >= beta && beta < INFINITY;
             if !failed_low && !failed_high {
                 self.rec.iteration(depth as u32);
             }
             if failed_low {
+                stat!(c => c.fails_low += 1);
                 alpha = (alpha - window).max(-INFINITY);
                 window *= 3;
             } else if failed_high {
+                stat!(c => c.fails_high += 1);
                 beta = (beta + window).min(INFINITY);
                 window *= 3;
             } else {
@@ -523,7 +537,11 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             } else {
                 let s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false);
                 if s > alpha && s < beta {
-                    -self.negamax(depth - 1, 1, -beta, -alpha, true)
+                    research!(
+                        self.ctl,
+                        Pvs,
+                        -self.negamax(depth - 1, 1, -beta, -alpha, true)
+                    )
                 } else {
                     s
                 }
@@ -589,6 +607,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
     ) -> i32 {
         self.pv[ply].clear();
         self.mnodes += 1;
+        stat!(c => c.main_by_ply[ply.min(super::stats::PLIES - 1)] += 1);
         if self.board.is_full() {
             return 0;
         }
@@ -603,6 +622,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             return alpha;
         }
         if let Some(score) = self.decided_by_threats(ply_i) {
+            stat!(c => c.threat_decided += 1);
             return score;
         }
         let me = self.board.side();
@@ -612,7 +632,9 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         // Transposition table.
         let hash = self.board.hash();
         let mut tt_move = NO_MOVE;
+        stat!(c => c.tt_probes += 1);
         if let Some(hit) = self.tt.probe(hash, ply) {
+            stat!(c => c.tt_hits += 1);
             tt_move = hit.mv;
             if !pv_node && hit.depth >= depth {
                 let cut = match hit.bound {
@@ -621,12 +643,14 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
                     Bound::Upper => hit.score <= alpha,
                 };
                 if cut {
+                    stat!(c => c.tt_cuts += 1);
                     return hit.score;
                 }
             }
         }
         if !pv_node && !is_win(beta) && !is_loss(alpha) {
             if let Some(score) = self.reverse_futility(depth, beta) {
+                stat!(c => c.reverse_futility += 1);
                 return score;
             }
         }
@@ -638,6 +662,10 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             return evaluate(&self.board);
         }
         let forced = moves.len() == 1;
+        stat!(c => {
+            c.expanded += 1;
+            c.moves_generated += moves.len() as u64;
+        });
         let mut keyed = std::mem::take(&mut self.ordered[ply]);
         keyed.clear();
         keyed.extend(moves.iter().map(|&m| {
@@ -680,6 +708,11 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
                 && ((depth <= LMP_DEPTH && searched >= late_move_count(depth))
                     || (futile && searched > 0))
             {
+                stat!(c => if futile && searched > 0 {
+                    c.futility_skips += 1;
+                } else {
+                    c.lmp_skips += 1;
+                });
                 continue;
             }
             self.board.play(m);
@@ -698,12 +731,22 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
                     } else {
                         0
                     };
+                    stat!(c => c.reduced += u64::from(r > 0));
                     let mut s = -self.negamax(new_depth - r, ply + 1, -alpha - 1, -alpha, false);
                     if s > alpha && r > 0 {
-                        s = -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, false);
+                        stat!(c => c.reduced_failed += 1);
+                        s = research!(
+                            self.ctl,
+                            Lmr,
+                            -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, false)
+                        );
                     }
                     if s > alpha && s < beta && pv_node {
-                        s = -self.negamax(new_depth, ply + 1, -beta, -alpha, true);
+                        s = research!(
+                            self.ctl,
+                            Pvs,
+                            -self.negamax(new_depth, ply + 1, -beta, -alpha, true)
+                        );
                     }
                     s
                 }
@@ -729,6 +772,11 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
                         line.extend_from_slice(&tail[0]);
                     }
                     if score >= beta {
+                        stat!(c => {
+                            c.cut_nodes += 1;
+                            c.first_move_cuts += u64::from(searched == 1);
+                            c.cut_move_sum += searched as u64;
+                        });
                         if quiet {
                             let k = &mut self.killers[ply];
                             if k[0] != m16 {
@@ -746,6 +794,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         if R::ON && pv_node {
             self.rec.pv_node_done(ply, hash);
         }
+        stat!(c => c.moves_searched += searched as u64);
         if best == -INFINITY {
             // Every move was pruned: judge the position as it stands.
             return evaluate(&self.board).clamp(alpha, beta);
@@ -812,6 +861,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
     /// played.
     fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32, fours: u32) -> i32 {
         self.qnodes += 1;
+        stat!(c => c.quiesce += 1);
         if self.board.is_full() {
             return 0;
         }
@@ -846,7 +896,16 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             return stand;
         }
         // Own fours at the horizon: a short VCF decides; otherwise the evaluation stands.
-        if let Some(proof) = vcf(&mut self.board, &mut self.ctl, self.cache, fours) {
+        let proof = spent!(
+            self.ctl,
+            horizon_vcf,
+            vcf(&mut self.board, &mut self.ctl, self.cache, fours)
+        );
+        stat!(c => {
+            c.horizon_vcf_tries += 1;
+            c.horizon_vcf_wins += u64::from(proof.is_some());
+        });
+        if let Some(proof) = proof {
             return MATE - ply_i - proof.plies as i32;
         }
         if self.ctl.stopped() {
