@@ -229,6 +229,11 @@ function openFirstGame() {
   // A room's or a finished game's link that leads nowhere: said above the board (where a phone
   // shows it), and a fresh game opens.
   const record = gameInUrl();
+  if (record && !record.room) {
+    startGame(fallback);
+    showLinkError(t('recordUnknown', { id: record.text }), { code: 'unknown_room' });
+    return;
+  }
   if (record) {
     const id = `${record.room}-${record.number}`;
     openRecord(record, startGame, (err) => {

@@ -16,8 +16,11 @@ const $ = (id) => document.getElementById(id);
 
 /** The finished game of the address (`?game=ROOM-N`), if any. */
 export function gameInUrl() {
-  const m = /^([2-9a-z]{14})-(\d{1,9})$/.exec(new URLSearchParams(location.search).get('game') || '');
-  return m ? { room: m[1], number: Number(m[2]) } : null;
+  const text = new URLSearchParams(location.search).get('game');
+  if (text === null) return null;
+  const m = /^([2-9a-z]{14})-(\d{1,9})$/.exec(text);
+  // A mistyped address: no game has it (`room` null, `text` as typed).
+  return m ? { room: m[1], number: Number(m[2]), text } : { room: null, number: 0, text: text.slice(0, 40) };
 }
 
 export const inRecord = () => store.record !== null;

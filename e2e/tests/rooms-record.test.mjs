@@ -188,6 +188,11 @@ describe('a finished game at its permanent address', () => {
       assert.ok(alert.top >= 0 && alert.bottom <= 667 && alert.bottom <= boardTop, JSON.stringify(alert));
       await page.done(true);
     }
+    // A mistyped address says the same, not JSON.
+    const typo = await open(browser, phone, '/g/abc-x1');
+    await typo.waitForSelector('#link-error:not([hidden])');
+    assert.equal(await typo.textContent('#link-error-text'), 'There is no game abc-x1: check the link.');
+    await typo.done(true);
     // A game still being played has no record yet.
     const created = await api('rooms', { rules: 'gomoku15', colour: 'X' });
     const page = await open(browser, phone, `/g/${created.room}-1`);

@@ -1751,10 +1751,11 @@ async fn a_finished_games_record_says_how_it_ended_with_its_clocks_stopped_at_th
         page.header("location"),
         Some(format!("/?game={plain}-1").as_str())
     );
+    // A mistyped one leads to the page too, which says there is no such game.
     let wrong = http(addr, "GET", "/g/not-a-game", None).await;
-    assert_eq!(
-        (wrong.status, wrong.code().as_deref()),
-        (404, Some("not_found"))
-    );
+    assert_eq!(wrong.status, 303);
+    assert_eq!(wrong.header("location"), Some("/?game=not-a-game"));
+    let odd = http(addr, "GET", "/g/%3Cb%3E%22x", None).await;
+    assert_eq!(odd.header("location"), Some("/?game=bx"));
     server.stop().await;
 }

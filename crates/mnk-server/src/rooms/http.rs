@@ -404,15 +404,14 @@ async fn record(
 }
 
 /// `GET /g/ROOM-N`: a finished game's permanent address, which the page replays
-/// (`/?game=ROOM-N`).
-async fn permanent_page(Path(game): Path<String>) -> Result<Redirect, ApiError> {
-    let valid = game.split_once('-').is_some_and(|(room, number)| {
-        ids::is_room_id(room) && number.parse::<u32>().is_ok_and(|n| n > 0)
-    });
-    if !valid {
-        return Err(ApiError::Api(mnk_api::ApiError::NotFound(format!(
-            "there is no game {game:?}: a game's address is /g/ROOM-NUMBER"
-        ))));
-    }
-    Ok(Redirect::to(&format!("/?game={game}")))
+/// (`/?game=ROOM-N`). A mistyped one leads to the page too, which says there is no such game
+/// (a person following a link reads the page, not JSON): only its letters, digits and dashes
+/// are passed on, at most 40.
+async fn permanent_page(Path(game): Path<String>) -> Redirect {
+    let shown: String = game
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(40)
+        .collect();
+    Redirect::to(&format!("/?game={shown}"))
 }
