@@ -22,6 +22,18 @@ pub struct Words {
     pub params: Map<String, Value>,
 }
 
+impl Words {
+    /// The sentence `reason` with the values of `params` (a JSON object; anything else is none).
+    #[must_use]
+    pub fn new(reason: &'static str, params: Value) -> Words {
+        let params = match params {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        Words { reason, params }
+    }
+}
+
 /// A refused request: a stable code, an HTTP status and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApiError {
@@ -166,11 +178,7 @@ impl ApiError {
     /// `params` (a JSON object) the values in it.
     #[must_use]
     pub fn worded(self, reason: &'static str, params: Value) -> ApiError {
-        let params = match params {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
-        ApiError::Worded(Box::new(self), Words { reason, params })
+        ApiError::Worded(Box::new(self), Words::new(reason, params))
     }
 
     /// The words behind the message, where the refusal has them.

@@ -202,24 +202,14 @@ impl ApiError {
     /// `params` (a JSON object) the values in it.
     #[must_use]
     pub fn worded(self, reason: &'static str, params: serde_json::Value) -> ApiError {
-        let params = match params {
-            serde_json::Value::Object(map) => map,
-            _ => serde_json::Map::new(),
-        };
-        ApiError::Worded(Box::new(self), Words { reason, params })
+        ApiError::Worded(Box::new(self), Words::new(reason, params))
     }
 
     /// The words behind the message, so that the page says it in the player's language: those
     /// given by [`ApiError::worded`] or by mnk-api, or the wait of a refusal that names one.
     #[must_use]
     pub fn words(&self) -> Option<Words> {
-        let wait = |secs: u64| Words {
-            reason: "wait",
-            params: json!({ "secs": secs.max(1) })
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-        };
+        let wait = |secs: u64| Words::new("wait", json!({ "secs": secs.max(1) }));
         match self {
             ApiError::Worded(_, words) => Some(words.clone()),
             ApiError::Api(refusal) => refusal.words().cloned(),
