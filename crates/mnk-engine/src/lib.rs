@@ -22,6 +22,7 @@ mod rng;
 pub mod roster;
 pub mod search;
 pub mod solver;
+pub mod train;
 pub mod tune;
 mod value;
 mod variant;

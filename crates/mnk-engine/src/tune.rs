@@ -238,17 +238,10 @@ impl Samples {
             skipped_games: 0,
             by_colour,
         };
-        // Two equal players with a node cap play each opening's two games alike.
-        let mut seen = std::collections::HashSet::new();
-        for game in games {
-            if game.ending == RecordedEnding::Fault
-                || Variant::of(&game.rules) != variant
-                || !seen.insert(&game.moves)
-            {
-                out.skipped_games += 1;
-                continue;
-            }
-            out.games += 1;
+        let used = distinct_games(games, variant);
+        out.games = used.len();
+        out.skipped_games = games.len() - used.len();
+        for game in used {
             game_samples(game, table, by_colour, &mut out.samples);
         }
         out
@@ -267,13 +260,24 @@ impl Samples {
     }
 }
 
-/// Appends the quiet positions of one game (moves after the opening; the position before each).
-fn game_samples(
-    game: &RecordedGame,
-    table: &'static WeightTable,
-    by_colour: bool,
-    out: &mut Vec<Sample>,
-) {
+/// The games of `variant` decided by play, each once: two equal players with a node cap play
+/// each opening's two games alike, and a fault is not a result of play.
+#[must_use]
+pub fn distinct_games(games: &[RecordedGame], variant: Variant) -> Vec<&RecordedGame> {
+    let mut seen = std::collections::HashSet::new();
+    games
+        .iter()
+        .filter(|g| {
+            g.ending != RecordedEnding::Fault
+                && Variant::of(&g.rules) == variant
+                && seen.insert(&g.moves)
+        })
+        .collect()
+}
+
+/// Calls `each` with the board of every position of `game` after its opening, before each move
+/// (boards valued by `table`).
+pub fn replay(game: &RecordedGame, table: &'static WeightTable, mut each: impl FnMut(&Board)) {
     let Ok(mut pos) = Position::from_moves(game.rules, &game.moves[..game.opening_plies]) else {
         return;
     };
@@ -282,9 +286,7 @@ fn game_samples(
         if pos.is_over() {
             break;
         }
-        if let Some(s) = sample(&board, game, table, by_colour) {
-            out.push(s);
-        }
+        each(&board);
         if pos.try_play(cell).is_err() {
             break;
         }
@@ -296,6 +298,30 @@ fn game_samples(
     }
 }
 
+/// Whether the evaluation, not the search, decides the position: neither side can make a five
+/// and the mover cannot make an open four or a four-three.
+#[must_use]
+pub fn is_quiet(board: &Board) -> bool {
+    let me = board.side();
+    board.threat_count(me, Threat::Five) == 0
+        && board.threat_count(1 - me, Threat::Five) == 0
+        && board.threats_at_least(me, Threat::Block4Flex3) == 0
+}
+
+/// Appends the quiet positions of one game (moves after the opening; the position before each).
+fn game_samples(
+    game: &RecordedGame,
+    table: &'static WeightTable,
+    by_colour: bool,
+    out: &mut Vec<Sample>,
+) {
+    replay(game, table, |board| {
+        if let Some(s) = sample(board, game, table, by_colour) {
+            out.push(s);
+        }
+    });
+}
+
 /// The sample of the board's position, if it is quiet.
 fn sample(
     board: &Board,
@@ -303,14 +329,11 @@ fn sample(
     table: &'static WeightTable,
     by_colour: bool,
 ) -> Option<Sample> {
-    let me = board.side();
-    let op = 1 - me;
-    if board.threat_count(me, Threat::Five) > 0
-        || board.threat_count(op, Threat::Five) > 0
-        || board.threats_at_least(me, Threat::Block4Flex3) > 0
-    {
+    if !is_quiet(board) {
         return None;
     }
+    let me = board.side();
+    let op = 1 - me;
     let w = table.weights();
     let black = game.rules.first().index();
     let colour = |p: usize| usize::from(p != black);

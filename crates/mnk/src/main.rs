@@ -4,6 +4,7 @@ mod analysis;
 mod calibrate;
 mod play;
 mod review;
+mod train_net;
 mod tune;
 
 use std::process::ExitCode;
@@ -40,6 +41,8 @@ enum Command {
     Match(Box<mnk_gomocup::MatchArgs>),
     /// Fit the engine's weight table to games recorded by `mnk match --record` (Texel tuning).
     Tune(tune::TuneArgs),
+    /// Train the learnt evaluation (a small network) on games recorded by `mnk match --record`.
+    TrainNet(train_net::TrainNetArgs),
     /// Fit the win-chance scale to games recorded by `mnk match --record` and show its calibration.
     Calibrate(calibrate::CalibrateArgs),
     /// Review recorded games as the page does: every move marked, each player's accuracy.
@@ -241,6 +244,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench(&args),
         Some(Command::Match(args)) => play_match(&args),
         Some(Command::Tune(args)) => tune::run(&args),
+        Some(Command::TrainNet(args)) => train_net::run(&args),
         Some(Command::Calibrate(args)) => calibrate::run(&args),
         Some(Command::Review(args)) => review::run(&args),
         None => serve(None),

@@ -31,7 +31,8 @@ pub struct TuneArgs {
     iterations: usize,
 }
 
-fn variant(text: &str) -> Result<Variant, String> {
+/// Reads a variant's name (`--variant`).
+pub fn variant(text: &str) -> Result<Variant, String> {
     Variant::ALL
         .into_iter()
         .find(|v| v.name() == text.trim())

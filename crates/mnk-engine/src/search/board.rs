@@ -29,6 +29,7 @@ use mnk_core::renju::ForbiddenMoves;
 use mnk_core::zobrist::mix64;
 use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, MAX_COORD};
 
+use super::net::{Net, Pool};
 use super::pattern::{self, generic_pattern, LineRule, Pattern, PatternTable, Segment, Side};
 use super::threat::{
     info_score, info_threat, info_threat_index, key_pattern, with_pattern, Threat,
@@ -61,6 +62,11 @@ pub struct Board {
     pairs: Option<&'static [u8]>,
     /// The evaluation's values.
     weights: &'static WeightTable,
+    /// The learnt evaluation, if the table has one, and per player its pool of cell vectors.
+    net: Option<&'static Net>,
+    pools: [Pool; 2],
+    /// The pools before each move made with [`Board::play`] (with a network only).
+    pool_log: Vec<[Pool; 2]>,
     /// Per player, the threat class and value of each key (renju values the colours apart).
     cells: [CellTable; 2],
     bounded: bool,
@@ -198,6 +204,9 @@ impl Board {
             table: line_rules.map(pattern::table),
             pairs: pair_table(line_rules),
             weights,
+            net: weights.net(),
+            pools: [[0; super::net::DIMS]; 2],
+            pool_log: Vec::new(),
             cells: [0, 1].map(|p| weights.cells(colour(p))),
             bounded,
             width,
@@ -434,6 +443,14 @@ impl Board {
     #[must_use]
     pub fn score_sum(&self, player: usize) -> i32 {
         self.score[player]
+    }
+
+    /// The learnt evaluation of the side to move, if the board's table has a network.
+    #[inline]
+    #[must_use]
+    pub fn net_eval(&self) -> Option<i32> {
+        let net = self.net?;
+        Some(net.evaluate(&self.pools[self.side], &self.pools[1 - self.side]))
     }
 
     /// The moves played on this board (array indices), oldest first.
@@ -676,6 +693,9 @@ impl Board {
             score: self.score,
             threat_count: self.threat_count,
         });
+        if self.net.is_some() {
+            self.pool_log.push(self.pools);
+        }
         self.forget_cell(idx);
         self.put::<true>(idx, p);
         self.hash ^= self.zobrist[idx][p] ^ SIDE_KEY;
@@ -780,6 +800,9 @@ impl Board {
             self.mark_hot(idx);
             self.score = frame.score;
             self.threat_count = frame.threat_count;
+            if self.net.is_some() {
+                self.pools = self.pool_log.pop().expect("logged by play");
+            }
             self.bump_near(idx, -1);
             self.won = false;
             debug_assert!(self.consistent());
@@ -832,6 +855,9 @@ impl Board {
         let (w, bit) = (idx / 64, 1u64 << (idx % 64));
         self.hot[0][w] &= !bit;
         self.hot[1][w] &= !bit;
+        if let Some(net) = self.net {
+            net.update(&mut self.pools, self.keys[idx], -1);
+        }
         for p in 0..2 {
             let info = self.infos[idx][p];
             self.score[p] -= info_score(info);
@@ -852,6 +878,9 @@ impl Board {
             self.infos[idx][p] = info;
             self.score[p] += info_score(info);
             self.threat_count[p][info_threat_index(info)] += 1;
+        }
+        if let Some(net) = self.net {
+            net.update(&mut self.pools, self.keys[idx], 1);
         }
         self.mark_hot(idx);
     }
@@ -884,6 +913,7 @@ impl Board {
             None => self.line_pattern(line, 0) as u8 | (self.line_pattern(line, 1) as u8) << 4,
         };
         let shift = 4 * d;
+        let old_keys = self.keys[idx];
         for p in 0..2 {
             let old = self.keys[idx][p];
             let new = (old & !(0xF << shift)) | (u16::from((pair >> (4 * p)) & 0xF) << shift);
@@ -904,6 +934,12 @@ impl Board {
                         }
                     }
                 }
+            }
+        }
+        if let Some(net) = self.net {
+            if self.keys[idx] != old_keys {
+                net.update(&mut self.pools, old_keys, -1);
+                net.update(&mut self.pools, self.keys[idx], 1);
             }
         }
     }
@@ -956,6 +992,7 @@ impl Board {
             }
         }
         self.score == fresh.score
+            && self.pools == fresh.pools
             && self.hot == fresh.hot
             && self.threat_count == fresh.threat_count
             && self.hash == fresh.hash
@@ -1165,6 +1202,36 @@ mod tests {
                     board.undo();
                 } else if let Some(m) = rng.pick(&cands) {
                     board.play(m);
+                }
+                assert!(board.matches_fresh(), "{rules} step {step}\n{board:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_network_s_pools_follow_play_and_undo() {
+        let net: &'static Net = Box::leak(Box::new(Net::random(5)));
+        for rules in ["9x9x5", "15x15x5", "9x9x5,renju"] {
+            let rules: Rules = rules.parse().unwrap();
+            let table = Box::leak(Box::new(
+                WeightTable::new(WeightTable::for_rules(&rules).weights().clone())
+                    .with_net(Some(net)),
+            ));
+            let mut rng = Rng::seeded(7);
+            let mut board = Board::with_weights(&Position::new(rules), table);
+            let mut evals = Vec::new();
+            for step in 0..200 {
+                let mut cands = Vec::new();
+                board.candidates(&mut cands);
+                cands.retain(|&c| !board.forbids(c, board.side()));
+                if board.ply() > 0 && (cands.is_empty() || rng.below(3) == 0 || board.won) {
+                    board.undo();
+                    evals.pop();
+                    // Taken back: the evaluation of before the move.
+                    assert_eq!(board.net_eval(), evals.last().copied().flatten());
+                } else if let Some(m) = rng.pick(&cands) {
+                    board.play(m);
+                    evals.push(board.net_eval());
                 }
                 assert!(board.matches_fresh(), "{rules} step {step}\n{board:?}");
             }

@@ -20,9 +20,10 @@ pub fn evaluate(board: &Board) -> i32 {
     let me = board.side();
     let op = 1 - me;
     let terms = &board.weights().weights().eval;
-    let mut v = (terms.own_quarters * board.score_sum(me)
-        - terms.opponent_quarters * board.score_sum(op))
-        / 4;
+    let mut v = board.net_eval().unwrap_or_else(|| {
+        (terms.own_quarters * board.score_sum(me) - terms.opponent_quarters * board.score_sum(op))
+            / 4
+    });
     // Under renju black's threats on forbidden points are none (the checks cost nothing
     // elsewhere).
     if board.has_playable_threat(me, Threat::Flex4) || board.has_unblockable_four(me) {

@@ -22,6 +22,7 @@ pub mod board;
 pub mod control;
 pub mod eval;
 pub mod movegen;
+pub mod net;
 pub mod pattern;
 pub mod score;
 #[allow(clippy::module_inception)]

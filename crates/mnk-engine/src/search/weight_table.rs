@@ -32,6 +32,7 @@ use std::sync::OnceLock;
 
 use mnk_core::{Rules, Win};
 
+use super::net::Net;
 use super::pattern::Pattern;
 use super::threat::{classify, key_pattern, pack_info};
 
@@ -191,6 +192,8 @@ pub struct WeightTable {
     weights: Weights,
     /// Per colour, threat and cell value of every packed key (see [`CellTable`]).
     info: [Vec<u32>; 2],
+    /// The learnt evaluation that replaces the cell sums, if any ([`super::net`]).
+    net: Option<&'static Net>,
 }
 
 /// Why a table file cannot be read.
@@ -455,7 +458,25 @@ impl WeightTable {
             }
             info
         });
-        WeightTable { weights, info }
+        WeightTable {
+            weights,
+            info,
+            net: None,
+        }
+    }
+
+    /// This table with the learnt evaluation `net` in place of its cell sums (`None`: the
+    /// sums). Ordering and threat values stay the table's.
+    #[must_use]
+    pub fn with_net(mut self, net: Option<&'static Net>) -> WeightTable {
+        self.net = net;
+        self
+    }
+
+    /// The learnt evaluation, if the table has one.
+    #[must_use]
+    pub fn net(&self) -> Option<&'static Net> {
+        self.net
     }
 
     /// The shipped table of `variant`, parsed on first use.

@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use mnk_core::{Cell, Opening, Outcome, Player, Position, Record, Rules, MAX_SIDE};
 use mnk_engine::roster::{create_with, BotSpec};
+use mnk_engine::search::net::Net;
 use mnk_engine::search::weight_table::{WeightTable, Weights};
 use mnk_engine::search::{EngineConfig, MAX_THREADS};
 use mnk_engine::tune::{RecordedEnding, RecordedGame, RECORD_HEADER};
@@ -172,6 +173,13 @@ pub struct MatchArgs {
     /// A weight table file for player B's engine.
     #[arg(long = "weights-b", value_name = "FILE")]
     pub weights_b: Option<PathBuf>,
+    /// A network file (as `mnk train-net` writes) for player A's evaluation in place of the
+    /// shipped one, or `none` for the weight table's sums alone.
+    #[arg(long = "net-a", value_name = "FILE|none")]
+    pub net_a: Option<PathBuf>,
+    /// A network file for player B's evaluation, or `none`.
+    #[arg(long = "net-b", value_name = "FILE|none")]
+    pub net_b: Option<PathBuf>,
     /// Do not print a line per game while the match runs.
     #[arg(long)]
     pub quiet: bool,
@@ -201,6 +209,8 @@ impl MatchArgs {
             nodes: None,
             weights_a: None,
             weights_b: None,
+            net_a: None,
+            net_b: None,
             quiet: false,
         }
     }
@@ -682,17 +692,42 @@ fn engine_config(
 
 /// Reads the weight tables `--weights-a` and `--weights-b` name.
 fn load_weights(args: &MatchArgs) -> Result<[Option<&'static WeightTable>; 2], MatchError> {
-    let load = |path: &Option<PathBuf>| -> Result<Option<&'static WeightTable>, MatchError> {
-        let Some(path) = path else { return Ok(None) };
-        let fail = |reason: String| MatchError::Weights {
-            path: path.display().to_string(),
-            reason,
+    let load = |table: &Option<PathBuf>,
+                net: &Option<PathBuf>|
+     -> Result<Option<&'static WeightTable>, MatchError> {
+        let read = |path: &PathBuf| {
+            std::fs::read_to_string(path).map_err(|e| MatchError::Weights {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            })
         };
-        let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
-        let weights = Weights::parse(&text).map_err(|e| fail(e.to_string()))?;
-        Ok(Some(WeightTable::leak(weights)))
+        let weights = match table {
+            None if net.is_none() => return Ok(None),
+            None => WeightTable::for_rules(&args.rules).weights().clone(),
+            Some(path) => Weights::parse(&read(path)?).map_err(|e| MatchError::Weights {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            })?,
+        };
+        let shipped_net = WeightTable::for_rules(&args.rules).net();
+        let net = match net {
+            None => shipped_net,
+            Some(path) if path.as_os_str() == "none" => None,
+            Some(path) => Some(&*Box::leak(Box::new(Net::parse(&read(path)?).map_err(
+                |reason| MatchError::Weights {
+                    path: path.display().to_string(),
+                    reason,
+                },
+            )?))),
+        };
+        Ok(Some(Box::leak(Box::new(
+            WeightTable::new(weights).with_net(net),
+        ))))
     };
-    Ok([load(&args.weights_a)?, load(&args.weights_b)?])
+    Ok([
+        load(&args.weights_a, &args.net_a)?,
+        load(&args.weights_b, &args.net_b)?,
+    ])
 }
 
 /// Refuses a swap opening the rules or the players cannot play.
@@ -781,6 +816,10 @@ pub fn run_match_with(
         if let Some(path) = [&args.weights_a, &args.weights_b][who] {
             let file = path.file_name().unwrap_or(path.as_os_str());
             name.push_str(&format!(" ({} weights)", file.to_string_lossy()));
+        }
+        if let Some(path) = [&args.net_a, &args.net_b][who] {
+            let file = path.file_name().unwrap_or(path.as_os_str());
+            name.push_str(&format!(" (net {})", file.to_string_lossy()));
         }
         match threads_of(args, who) {
             Some(1) => name.push_str(" with 1 thread"),

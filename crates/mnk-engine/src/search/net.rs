@@ -1,0 +1,291 @@
+//! The learnt evaluation: a small network over the cells' line patterns, updated as stones are
+//! placed and taken back.
+//!
+//! **Inputs.** Every empty cell that some stone's line reaches (a pattern of two stones or more
+//! for either player in one of its four directions; the cells far from every stone count nothing,
+//! so the board's size does not shift the sums) is seen from one player's side: in each
+//! direction, the pair (own pattern, opponent's pattern), 10 × 10 classes of
+//! [`super::pattern::Pattern`]. A table gives each pair a vector of [`DIMS`] values; the cell's
+//! four vectors and a bias are summed and clipped to `[0, 1]` (a clipped ReLU), so a cell
+//! values its directions together (two threes at one cell are more than twice one). The board
+//! keeps, per player, the sum of those cell vectors over the board (the *pool*), changing only
+//! the cells a move's lines reach, as it does for the tables' sums.
+//!
+//! **Head.** The mover's pool and the opponent's, scaled down by [`POOL_SCALE`], feed
+//! [`HIDDEN`] clipped-ReLU units, whose weighted sum is the evaluation, in the tables' units
+//! (the trainer fits it in win-chance units and divides by the tables' scale `K`, so the
+//! search's margins keep their meaning).
+//!
+//! **Integers.** The search runs on integers only, so a fixed node count gives the same search
+//! on every machine: cell vectors in 1/[`QA`], the first layer's weights in 1/[`QW`], the
+//! output weights in 1/[`QO`] of an evaluation unit. The trainer (`crate::train`) learns in
+//! floating point and rounds to this form; the text file it writes is embedded like the tables.
+
+use std::fmt::Write as _;
+
+use super::threat::key_pattern;
+
+/// Values per cell vector.
+pub const DIMS: usize = 16;
+/// Hidden units of the head.
+pub const HIDDEN: usize = 32;
+/// (own, opponent) pattern pairs of one direction.
+pub const PAIRS: usize = 100;
+/// A cell vector's value 1.
+pub const QA: i32 = 127;
+/// A first-layer weight's value 1.
+pub const QW: i32 = 256;
+/// An output weight's evaluation unit.
+pub const QO: i32 = 16;
+/// The pool is divided by this before the head (in floating point; a power of two).
+pub const POOL_SCALE: i32 = 16;
+
+/// One player's pool: the sum of the cell vectors seen from that player's side.
+pub type Pool = [i32; DIMS];
+
+/// A network's weights, in the integer form the search uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Net {
+    /// Per direction pair (own pattern × 10 + opponent's), the cell vector's share.
+    pub pair: Vec<[i16; DIMS]>,
+    /// Added to every cell vector before clipping.
+    pub cell_bias: [i16; DIMS],
+    /// First layer: per hidden unit, weights of the mover's pool then the opponent's.
+    pub hidden: Vec<[i32; 2 * DIMS]>,
+    /// First layer's biases (in 1/[`QA`]).
+    pub hidden_bias: [i32; HIDDEN],
+    /// Output weights (in 1/[`QO`] of an evaluation unit per hidden unit at 1).
+    pub out: [i32; HIDDEN],
+    /// Output bias, in evaluation units.
+    pub out_bias: i32,
+}
+
+/// Whether a cell takes part: a stone's line reaches it (a two or more for either player in a
+/// direction). `own` and `other` are the two players' packed keys.
+#[inline]
+#[must_use]
+pub fn counts(own: u16, other: u16) -> bool {
+    // Patterns are 0..=9 in each nibble; B2 (3) and up have bit 1 and bit 0 set or a bit above.
+    let strong =
+        |key: u16| (0..4).any(|d| key_pattern(key, d) as u8 >= super::pattern::Pattern::B2 as u8);
+    strong(own) || strong(other)
+}
+
+/// The four direction pairs of a cell seen by the player whose key is `own`.
+#[inline]
+#[must_use]
+pub fn pairs(own: u16, other: u16) -> [usize; 4] {
+    [0, 1, 2, 3].map(|d| key_pattern(own, d) as usize * 10 + key_pattern(other, d) as usize)
+}
+
+impl Net {
+    /// A cell's clipped vector seen by the player whose key is `own` (zero when the cell does
+    /// not take part).
+    #[inline]
+    #[must_use]
+    pub fn cell(&self, own: u16, other: u16) -> [i16; DIMS] {
+        if !counts(own, other) {
+            return [0; DIMS];
+        }
+        let mut v = self.cell_bias;
+        for p in pairs(own, other) {
+            let row = &self.pair[p];
+            for (x, w) in v.iter_mut().zip(row) {
+                *x = x.saturating_add(*w);
+            }
+        }
+        v.map(|x| x.clamp(0, QA as i16))
+    }
+
+    /// Adds (`sign` 1) or removes (-1) a cell with keys `keys` (X's, O's) from both pools.
+    #[inline]
+    pub fn update(&self, pools: &mut [Pool; 2], keys: [u16; 2], sign: i32) {
+        for p in 0..2 {
+            let v = self.cell(keys[p], keys[1 - p]);
+            for (s, x) in pools[p].iter_mut().zip(v) {
+                *s += sign * i32::from(x);
+            }
+        }
+    }
+
+    /// The evaluation for the side whose pool is `own`, against `other`'s.
+    #[must_use]
+    pub fn evaluate(&self, own: &Pool, other: &Pool) -> i32 {
+        let mut sum = 0i64;
+        for (k, w) in self.hidden.iter().enumerate() {
+            let mut pre = 0i64;
+            for j in 0..DIMS {
+                pre += i64::from(w[j]) * i64::from(own[j]);
+                pre += i64::from(w[DIMS + j]) * i64::from(other[j]);
+            }
+            // pre is in 1/(QW · QA · POOL_SCALE); the unit is in 1/QA.
+            let h = (pre.div_euclid(i64::from(QW * POOL_SCALE)) + i64::from(self.hidden_bias[k]))
+                .clamp(0, i64::from(QA));
+            sum += i64::from(self.out[k]) * h;
+        }
+        (sum.div_euclid(i64::from(QA * QO)) + i64::from(self.out_bias)) as i32
+    }
+
+    /// Reads a network written by [`Net::to_text`].
+    ///
+    /// # Errors
+    /// What is missing or unreadable, with its line.
+    pub fn parse(text: &str) -> Result<Net, String> {
+        let mut numbers: Vec<(usize, i64)> = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("");
+            for word in line.split_whitespace() {
+                let v = word
+                    .parse::<i64>()
+                    .map_err(|_| format!("line {}: '{word}' is not a whole number", n + 1))?;
+                numbers.push((n + 1, v));
+            }
+        }
+        let want = PAIRS * DIMS + DIMS + HIDDEN * 2 * DIMS + HIDDEN + HIDDEN + 1;
+        if numbers.len() != want {
+            return Err(format!(
+                "a network holds {want} numbers, this file {}",
+                numbers.len()
+            ));
+        }
+        let mut it = numbers.into_iter();
+        let mut next16 = || -> Result<i16, String> {
+            let (line, v) = it.next().ok_or("too few numbers")?;
+            i16::try_from(v).map_err(|_| format!("line {line}: {v} is out of range"))
+        };
+        let mut pair = vec![[0i16; DIMS]; PAIRS];
+        for row in &mut pair {
+            for x in row.iter_mut() {
+                *x = next16()?;
+            }
+        }
+        let mut cell_bias = [0i16; DIMS];
+        for x in &mut cell_bias {
+            *x = next16()?;
+        }
+        let rest: Vec<i32> = it
+            .map(|(line, v)| {
+                i32::try_from(v).map_err(|_| format!("line {line}: {v} is out of range"))
+            })
+            .collect::<Result<_, _>>()?;
+        let (hidden_flat, rest) = rest.split_at(HIDDEN * 2 * DIMS);
+        let hidden = hidden_flat
+            .chunks(2 * DIMS)
+            .map(|c| <[i32; 2 * DIMS]>::try_from(c).expect("chunk of 2·DIMS"))
+            .collect();
+        let hidden_bias = <[i32; HIDDEN]>::try_from(&rest[..HIDDEN]).expect("HIDDEN numbers");
+        let out = <[i32; HIDDEN]>::try_from(&rest[HIDDEN..2 * HIDDEN]).expect("HIDDEN numbers");
+        Ok(Net {
+            pair,
+            cell_bias,
+            hidden,
+            hidden_bias,
+            out,
+            out_bias: rest[2 * HIDDEN],
+        })
+    }
+
+    /// The network as text: a comment `title`, then the numbers section by section.
+    #[must_use]
+    pub fn to_text(&self, title: &str) -> String {
+        let mut s = String::new();
+        for line in title.lines() {
+            let _ = writeln!(s, "# {line}");
+        }
+        let _ = writeln!(
+            s,
+            "# mnk network: {PAIRS} pair rows of {DIMS}, cell bias, {HIDDEN} hidden rows of {}, hidden biases, output weights, output bias",
+            2 * DIMS
+        );
+        let row = |s: &mut String, xs: &mut dyn Iterator<Item = i64>| {
+            let words: Vec<String> = xs.map(|x| x.to_string()).collect();
+            let _ = writeln!(s, "{}", words.join(" "));
+        };
+        s.push_str(
+            "# pairs (own pattern, opponent's pattern), dead b1 f1 b2 f2 b3 f3 b4 f4 five\n",
+        );
+        for r in &self.pair {
+            row(&mut s, &mut r.iter().map(|&x| i64::from(x)));
+        }
+        s.push_str("# cell bias\n");
+        row(&mut s, &mut self.cell_bias.iter().map(|&x| i64::from(x)));
+        s.push_str("# hidden units: mover's pool, opponent's pool\n");
+        for r in &self.hidden {
+            row(&mut s, &mut r.iter().map(|&x| i64::from(x)));
+        }
+        s.push_str("# hidden biases\n");
+        row(&mut s, &mut self.hidden_bias.iter().map(|&x| i64::from(x)));
+        s.push_str("# output weights\n");
+        row(&mut s, &mut self.out.iter().map(|&x| i64::from(x)));
+        s.push_str("# output bias\n");
+        let _ = writeln!(s, "{}", self.out_bias);
+        s
+    }
+}
+
+#[cfg(test)]
+impl Net {
+    /// A network of small random weights (for tests of the plumbing, not of strength).
+    pub fn random(seed: u64) -> Net {
+        let mut rng = crate::rng::Rng::seeded(seed);
+        let mut small = |r: i32| (rng.below((2 * r + 1) as usize) as i32) - r;
+        Net {
+            pair: (0..PAIRS)
+                .map(|_| std::array::from_fn(|_| small(40) as i16))
+                .collect(),
+            cell_bias: std::array::from_fn(|_| small(60) as i16),
+            hidden: (0..HIDDEN)
+                .map(|_| std::array::from_fn(|_| small(100)))
+                .collect(),
+            hidden_bias: std::array::from_fn(|_| small(60)),
+            out: std::array::from_fn(|_| small(5000)),
+            out_bias: small(50),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_network_reads_back_what_it_writes() {
+        let net = Net::random(1);
+        let text = net.to_text("a test\nof two lines");
+        assert!(text.starts_with("# a test\n# of two lines\n"));
+        assert_eq!(Net::parse(&text).unwrap(), net);
+    }
+
+    #[test]
+    fn damaged_network_files_are_refused_with_the_reason() {
+        let text = Net::random(1).to_text("t");
+        let short: String = text.lines().take(20).collect::<Vec<_>>().join("\n");
+        assert!(Net::parse(&short).unwrap_err().contains("numbers"));
+        let bad = text.replacen("\n0 ", "\nx ", 1).replacen("\n1 ", "\nx ", 1);
+        let err = Net::parse(&format!("{bad}\nzz")).unwrap_err();
+        assert!(err.contains("is not a whole number"), "{err}");
+        let wide = text.replacen("# cell bias\n", "# cell bias\n40000 ", 1);
+        let err = Net::parse(&wide).unwrap_err();
+        assert!(
+            err.contains("numbers") || err.contains("out of range"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn cells_no_line_reaches_count_nothing() {
+        let net = Net::random(2);
+        // F1 in every direction for both (an empty neighbourhood): no part.
+        let lone = 0x2222;
+        assert!(!counts(lone, lone));
+        assert_eq!(net.cell(lone, lone), [0; DIMS]);
+        // An open two of the opponent's in one direction: the cell counts for both sides.
+        let two = 0x2224;
+        assert!(counts(lone, two) && counts(two, lone));
+        assert_eq!(pairs(lone, two), [24, 22, 22, 22]);
+        assert!(net
+            .cell(lone, two)
+            .iter()
+            .all(|&x| (0..=QA as i16).contains(&x)));
+    }
+}

@@ -1,0 +1,585 @@
+//! Training the learnt evaluation ([`crate::search::net`]) on recorded games.
+//!
+//! From every game of the variant decided by play (each once, as the tuner takes them), every
+//! quiet position after the opening (see [`crate::tune::is_quiet`]) becomes a sample: its
+//! cells that take part, each as its four (own, opponent's) pattern pairs seen by the mover,
+//! and a target, the game's result for the mover (1, ½, 0), mixed with the win chance of a
+//! search of the position by the tables (`label_nodes` nodes, weight `1 - result_weight`) when
+//! asked. The games are split by a hash of their moves: about one in ten is held out, to
+//! measure the error on positions the network has not learnt from.
+//!
+//! The network is learnt in floating point, the same shape as the integer one: cell vectors
+//! clipped to `[0, 1]`, pools divided by [`POOL_SCALE`], clipped hidden units, and an output
+//! `z` whose logistic is the predicted chance, fitted by the cross-entropy with Adam steps on
+//! mini-batches in a fixed order. The scale `K` of the shipped tables on the same positions
+//! (fitted as the tuner fits it) turns `z` into evaluation units, `z / K`, so the search's
+//! margins keep their meaning. Labels are searched on the machine's threads, each position
+//! from an empty table; training runs on one thread: the same games and settings give the
+//! same network.
+
+use std::time::Instant;
+
+use crate::chance::{fit_scale, sigmoid};
+use crate::rng::Rng;
+use crate::search::board::Board;
+use crate::search::eval::evaluate;
+use crate::search::net::{counts, pairs, Net, DIMS, HIDDEN, PAIRS, POOL_SCALE, QA, QO, QW};
+use crate::search::weight_table::{Variant, WeightTable};
+use crate::search::Engine;
+use crate::tune::{distinct_games, is_quiet, replay, RecordedGame};
+use crate::{Limits, Value};
+
+/// One position: its cells (pattern pairs by the mover) and what it should be worth.
+#[derive(Clone, Debug)]
+struct Sample {
+    cells: Vec<[u8; 4]>,
+    /// The game's result for the mover.
+    result: f32,
+    /// The tables' evaluation, for their scale and error.
+    table_eval: i32,
+    /// What the network learns to predict: the result, or the result mixed with a search's
+    /// chance.
+    target: f32,
+    /// Where it comes from: the game (index in the games used) and the moves before it.
+    game: u32,
+    ply: u16,
+}
+
+/// Settings of a training run.
+#[derive(Clone, Copy, Debug)]
+pub struct TrainSettings {
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per gradient step.
+    pub batch: usize,
+    /// Adam's step size.
+    pub step: f32,
+    /// Nodes of the search that labels each position (0: results only).
+    pub label_nodes: u64,
+    /// The result's share of the target (the search's chance has the rest).
+    pub result_weight: f32,
+    /// Seed of the initial weights and of the order of the positions.
+    pub seed: u64,
+    /// Threads for the label searches.
+    pub threads: usize,
+}
+
+impl Default for TrainSettings {
+    fn default() -> Self {
+        TrainSettings {
+            epochs: 30,
+            batch: 256,
+            step: 0.002,
+            label_nodes: 0,
+            result_weight: 1.0,
+            seed: 1,
+            threads: 1,
+        }
+    }
+}
+
+/// What a training run did, for its report.
+#[derive(Clone, Debug)]
+pub struct Trained {
+    /// The network, in the search's integer form.
+    pub net: Net,
+    /// Games used.
+    pub games: usize,
+    /// Positions learnt from.
+    pub train_positions: usize,
+    /// Positions held out.
+    pub held_out_positions: usize,
+    /// The tables' scale.
+    pub k: f64,
+    /// Mean squared error of the tables' chance against the results on the held-out positions.
+    pub table_error: f64,
+    /// The same for the network (integer form) after training.
+    pub net_error: f64,
+    /// The held-out error after each epoch (floating-point form).
+    pub epoch_errors: Vec<f64>,
+    /// Seconds spent labelling.
+    pub label_secs: f64,
+    /// Seconds spent training.
+    pub train_secs: f64,
+}
+
+/// Trains a network for `variant` on `games` (see the module documentation).
+#[must_use]
+pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) -> Trained {
+    let table = WeightTable::shipped(variant);
+    let used = distinct_games(games, variant);
+    let (mut train_set, mut held_out) = (Vec::new(), Vec::new());
+    for (i, game) in used.iter().enumerate() {
+        let into = if held_out_game(game) {
+            &mut held_out
+        } else {
+            &mut train_set
+        };
+        game_samples(game, i as u32, table, into);
+    }
+    let k = fit_scale(|k| table_error(&train_set, k));
+    let started = Instant::now();
+    if settings.label_nodes > 0 {
+        for set in [&mut train_set, &mut held_out] {
+            label(set, &used, settings, k);
+        }
+    }
+    let label_secs = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let mut model = Model::new(settings.seed);
+    let mut adam = Adam::new(model.w.len());
+    let mut order: Vec<usize> = (0..train_set.len()).collect();
+    let mut rng = Rng::seeded(settings.seed ^ 0x0074_7261_696e);
+    let mut grad = vec![0f32; model.w.len()];
+    let mut epoch_errors = Vec::new();
+    for _ in 0..settings.epochs {
+        shuffle(&mut order, &mut rng);
+        for chunk in order.chunks(settings.batch) {
+            grad.iter_mut().for_each(|g| *g = 0.0);
+            for &i in chunk {
+                model.backward(&train_set[i], &mut grad);
+            }
+            let scale = 1.0 / chunk.len() as f32;
+            grad.iter_mut().for_each(|g| *g *= scale);
+            adam.step(&mut model.w, &grad, settings.step);
+        }
+        epoch_errors.push(mean_error(&held_out, |s| {
+            f64::from(sigmoid_f32(model.forward(s).z))
+        }));
+    }
+    let net = model.quantized(k);
+    let net_error = mean_error(&held_out, |s| sigmoid(k * f64::from(int_eval(&net, s))));
+    Trained {
+        net,
+        games: used.len(),
+        train_positions: train_set.len(),
+        held_out_positions: held_out.len(),
+        k,
+        table_error: table_error(&held_out, k),
+        net_error,
+        epoch_errors,
+        label_secs,
+        train_secs: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// About one game in ten, chosen by a hash of its moves.
+fn held_out_game(game: &RecordedGame) -> bool {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for c in &game.moves {
+        h = mnk_core::zobrist::mix64(h ^ ((c.x as u64) << 32 | (c.y as u64 & 0xffff_ffff)));
+    }
+    h % 10 == 0
+}
+
+fn game_samples(
+    game: &RecordedGame,
+    index: u32,
+    table: &'static WeightTable,
+    out: &mut Vec<Sample>,
+) {
+    replay(game, table, |board| {
+        if !is_quiet(board) {
+            return;
+        }
+        let me = board.side();
+        let result = match game.winner {
+            None => 0.5,
+            Some(w) if w.index() == me => 1.0,
+            Some(_) => 0.0,
+        };
+        out.push(Sample {
+            cells: cells_of(board),
+            result,
+            table_eval: evaluate(board),
+            target: result,
+            game: index,
+            ply: board.ply() as u16,
+        });
+    });
+}
+
+/// The cells that take part, as the mover sees them.
+fn cells_of(board: &Board) -> Vec<[u8; 4]> {
+    let me = board.side();
+    (0..board.slots())
+        .filter(|&i| board.is_empty(i))
+        .filter_map(|i| {
+            let (own, other) = (board.key(i, me), board.key(i, 1 - me));
+            counts(own, other).then(|| pairs(own, other).map(|p| p as u8))
+        })
+        .collect()
+}
+
+/// Mixes into each sample's target the win chance of a search of its position by the tables
+/// (`label_nodes` nodes from an empty table: the same on every run), on `threads` threads.
+fn label(set: &mut [Sample], games: &[&RecordedGame], settings: TrainSettings, k: f64) {
+    let per = set.len().div_ceil(settings.threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for chunk in set.chunks_mut(per) {
+            scope.spawn(move || {
+                let mut engine = Engine::new(16);
+                let limits = Limits::nodes(settings.label_nodes);
+                for s in chunk {
+                    let game = games[s.game as usize];
+                    let moves = &game.moves[..usize::from(s.ply)];
+                    let Ok(pos) = mnk_core::Position::from_moves(game.rules, moves) else {
+                        continue;
+                    };
+                    let Ok(found) = engine.analyse(&pos, &limits, &mut |_| {}) else {
+                        continue;
+                    };
+                    let chance = match found.value {
+                        Value::Win(_) => 1.0,
+                        Value::Loss(_) => 0.0,
+                        Value::Draw => 0.5,
+                        Value::Eval(e) => sigmoid(k * f64::from(e)) as f32,
+                    };
+                    s.target =
+                        settings.result_weight * s.result + (1.0 - settings.result_weight) * chance;
+                }
+            });
+        }
+    });
+}
+
+fn table_error(set: &[Sample], k: f64) -> f64 {
+    mean_error(set, |s| sigmoid(k * f64::from(s.table_eval)))
+}
+
+fn mean_error(set: &[Sample], chance: impl Fn(&Sample) -> f64) -> f64 {
+    let sum: f64 = set
+        .iter()
+        .map(|s| (f64::from(s.result) - chance(s)).powi(2))
+        .sum();
+    sum / set.len().max(1) as f64
+}
+
+fn int_eval(net: &Net, s: &Sample) -> i32 {
+    let mut pools = [[0i32; DIMS]; 2];
+    for c in &s.cells {
+        let (own, other) = keys_of(*c);
+        net.update(&mut pools, [own, other], 1);
+    }
+    net.evaluate(&pools[0], &pools[1])
+}
+
+/// Packed keys with the cell's four pairs (own in the first).
+fn keys_of(c: [u8; 4]) -> (u16, u16) {
+    let (mut own, mut other) = (0u16, 0u16);
+    for (d, &p) in c.iter().enumerate() {
+        own |= u16::from(p / 10) << (4 * d);
+        other |= u16::from(p % 10) << (4 * d);
+    }
+    (own, other)
+}
+
+fn sigmoid_f32(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn shuffle(order: &mut [usize], rng: &mut Rng) {
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+}
+
+/// The pair seen from the other player's side.
+fn swapped(p: u8) -> usize {
+    usize::from(p % 10) * 10 + usize::from(p / 10)
+}
+
+// Offsets of the parameters in `Model::w`.
+const PAIR_AT: usize = 0;
+const BIAS_AT: usize = PAIR_AT + PAIRS * DIMS;
+const HIDDEN_AT: usize = BIAS_AT + DIMS;
+const HIDDEN_BIAS_AT: usize = HIDDEN_AT + HIDDEN * 2 * DIMS;
+const OUT_AT: usize = HIDDEN_BIAS_AT + HIDDEN;
+const OUT_BIAS_AT: usize = OUT_AT + HIDDEN;
+const PARAMS: usize = OUT_BIAS_AT + 1;
+
+/// The network in floating point, its parameters in one vector.
+struct Model {
+    w: Vec<f32>,
+}
+
+/// What a forward pass leaves for the backward one.
+struct Forward {
+    x: [f32; 2 * DIMS],
+    pre: [f32; HIDDEN],
+    z: f32,
+}
+
+impl Model {
+    fn new(seed: u64) -> Model {
+        let mut rng = Rng::seeded(seed);
+        let mut uniform = |r: f32| (rng.unit() as f32 * 2.0 - 1.0) * r;
+        let mut w = vec![0f32; PARAMS];
+        for x in &mut w[PAIR_AT..BIAS_AT] {
+            *x = uniform(0.25);
+        }
+        w[BIAS_AT..HIDDEN_AT].fill(0.25);
+        for x in &mut w[HIDDEN_AT..HIDDEN_BIAS_AT] {
+            *x = uniform(0.3);
+        }
+        w[HIDDEN_BIAS_AT..OUT_AT].fill(0.3);
+        for x in &mut w[OUT_AT..OUT_BIAS_AT] {
+            *x = uniform(0.1);
+        }
+        Model { w }
+    }
+
+    /// A cell's vector before clipping, seen by the player whose pairs are `p`.
+    fn cell_pre(&self, p: [usize; 4]) -> [f32; DIMS] {
+        let mut v = [0f32; DIMS];
+        v.copy_from_slice(&self.w[BIAS_AT..HIDDEN_AT]);
+        for q in p {
+            let row = &self.w[PAIR_AT + q * DIMS..PAIR_AT + (q + 1) * DIMS];
+            for (x, r) in v.iter_mut().zip(row) {
+                *x += r;
+            }
+        }
+        v
+    }
+
+    fn views(c: [u8; 4]) -> [[usize; 4]; 2] {
+        [c.map(usize::from), c.map(swapped)]
+    }
+
+    fn forward(&self, s: &Sample) -> Forward {
+        let mut x = [0f32; 2 * DIMS];
+        for &c in &s.cells {
+            for (view, p) in Model::views(c).into_iter().enumerate() {
+                for (j, v) in self.cell_pre(p).into_iter().enumerate() {
+                    x[view * DIMS + j] += v.clamp(0.0, 1.0);
+                }
+            }
+        }
+        let inv = 1.0 / POOL_SCALE as f32;
+        x.iter_mut().for_each(|v| *v *= inv);
+        let mut pre = [0f32; HIDDEN];
+        let mut z = self.w[OUT_BIAS_AT];
+        for (k, p) in pre.iter_mut().enumerate() {
+            let row = &self.w[HIDDEN_AT + k * 2 * DIMS..HIDDEN_AT + (k + 1) * 2 * DIMS];
+            *p = self.w[HIDDEN_BIAS_AT + k] + row.iter().zip(&x).map(|(a, b)| a * b).sum::<f32>();
+            z += self.w[OUT_AT + k] * p.clamp(0.0, 1.0);
+        }
+        Forward { x, pre, z }
+    }
+
+    /// Adds the gradient of the cross-entropy at `s` to `g`.
+    fn backward(&self, s: &Sample, g: &mut [f32]) {
+        let f = self.forward(s);
+        let dz = sigmoid_f32(f.z) - s.target;
+        g[OUT_BIAS_AT] += dz;
+        let mut dx = [0f32; 2 * DIMS];
+        for k in 0..HIDDEN {
+            let h = f.pre[k].clamp(0.0, 1.0);
+            g[OUT_AT + k] += dz * h;
+            if f.pre[k] <= 0.0 || f.pre[k] >= 1.0 {
+                continue;
+            }
+            let dh = dz * self.w[OUT_AT + k];
+            g[HIDDEN_BIAS_AT + k] += dh;
+            let at = HIDDEN_AT + k * 2 * DIMS;
+            for j in 0..2 * DIMS {
+                g[at + j] += dh * f.x[j];
+                dx[j] += dh * self.w[at + j];
+            }
+        }
+        let inv = 1.0 / POOL_SCALE as f32;
+        dx.iter_mut().for_each(|v| *v *= inv);
+        for &c in &s.cells {
+            for (view, p) in Model::views(c).into_iter().enumerate() {
+                let pre = self.cell_pre(p);
+                let mut dv = [0f32; DIMS];
+                for j in 0..DIMS {
+                    if pre[j] > 0.0 && pre[j] < 1.0 {
+                        dv[j] = dx[view * DIMS + j];
+                    }
+                }
+                for j in 0..DIMS {
+                    g[BIAS_AT + j] += dv[j];
+                }
+                for q in p {
+                    let row = &mut g[PAIR_AT + q * DIMS..PAIR_AT + (q + 1) * DIMS];
+                    for (r, d) in row.iter_mut().zip(&dv) {
+                        *r += d;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The integer network: `z / k` in evaluation units.
+    fn quantized(&self, k: f64) -> Net {
+        let q16 = |x: f32| (x * QA as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let pair = (0..PAIRS)
+            .map(|p| std::array::from_fn(|j| q16(self.w[PAIR_AT + p * DIMS + j])))
+            .collect();
+        let cell_bias = std::array::from_fn(|j| q16(self.w[BIAS_AT + j]));
+        let hidden = (0..HIDDEN)
+            .map(|h| {
+                std::array::from_fn(|j| {
+                    (self.w[HIDDEN_AT + h * 2 * DIMS + j] * QW as f32).round() as i32
+                })
+            })
+            .collect();
+        let hidden_bias =
+            std::array::from_fn(|h| (self.w[HIDDEN_BIAS_AT + h] * QA as f32).round() as i32);
+        let out = std::array::from_fn(|h| {
+            (f64::from(self.w[OUT_AT + h]) / k * f64::from(QO)).round() as i32
+        });
+        Net {
+            pair,
+            cell_bias,
+            hidden,
+            hidden_bias,
+            out,
+            out_bias: (f64::from(self.w[OUT_BIAS_AT]) / k).round() as i32,
+        }
+    }
+}
+
+/// Adam's moments.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
+    }
+
+    fn step(&mut self, w: &mut [f32], g: &[f32], lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        for i in 0..w.len() {
+            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g[i];
+            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g[i] * g[i];
+            w[i] -= lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tune::RecordedEnding;
+    use mnk_core::{Cell, Position, Rules};
+
+    /// Games of the engine at a few hundred nodes a move from random three-stone openings on
+    /// 9×9, played to the end.
+    fn games(n: usize) -> Vec<RecordedGame> {
+        let rules: Rules = "9x9x5".parse().unwrap();
+        let mut rng = Rng::seeded(4);
+        let mut engine = Engine::new(1);
+        (0..n)
+            .map(|_| {
+                let mut pos = Position::new(rules);
+                while pos.history().len() < 3 {
+                    let c = Cell::new(2 + rng.below(5) as i32, 2 + rng.below(5) as i32);
+                    let _ = pos.try_play(c);
+                }
+                while !pos.is_over() {
+                    let found = engine
+                        .analyse(&pos, &Limits::nodes(300), &mut |_| {})
+                        .unwrap();
+                    pos.try_play(found.best).unwrap();
+                }
+                RecordedGame {
+                    rules,
+                    winner: pos.outcome().winner(),
+                    ending: RecordedEnding::Line,
+                    opening_plies: 3,
+                    moves: pos.history().to_vec(),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn training_is_repeatable_and_learns_the_results() {
+        let games = games(60);
+        let settings = TrainSettings {
+            epochs: 12,
+            batch: 32,
+            step: 0.01,
+            ..TrainSettings::default()
+        };
+        let a = train(&games, Variant::Freestyle, settings);
+        let b = train(&games, Variant::Freestyle, settings);
+        assert_eq!(
+            a.net, b.net,
+            "the same games and seed give the same network"
+        );
+        assert!(a.train_positions > 200 && a.held_out_positions > 0);
+        // Fitting the positions it learns from: better than knowing nothing (a chance of ½
+        // for every position has an error of ¼ or less).
+        let learnt = mean_error(&games_samples(&games), |s| {
+            sigmoid(a.k * f64::from(int_eval(&a.net, s)))
+        });
+        assert!(learnt < 0.2, "{learnt}");
+        // The integer network is the floating-point one within rounding.
+        let last = *a.epoch_errors.last().unwrap();
+        assert!((a.net_error - last).abs() < 0.01, "{} {last}", a.net_error);
+    }
+
+    fn games_samples(games: &[RecordedGame]) -> Vec<Sample> {
+        let table = WeightTable::shipped(Variant::Freestyle);
+        let mut out = Vec::new();
+        for (i, g) in distinct_games(games, Variant::Freestyle).iter().enumerate() {
+            game_samples(g, i as u32, table, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn search_labels_mix_into_the_targets() {
+        let games = games(6);
+        let used = distinct_games(&games, Variant::Freestyle);
+        let mut set = Vec::new();
+        for (i, g) in used.iter().enumerate() {
+            game_samples(
+                g,
+                i as u32,
+                WeightTable::shipped(Variant::Freestyle),
+                &mut set,
+            );
+        }
+        let settings = TrainSettings {
+            label_nodes: 500,
+            result_weight: 0.25,
+            threads: 2,
+            ..TrainSettings::default()
+        };
+        let mut two = set.clone();
+        label(&mut two, &used, settings, 0.0005);
+        let mut one = set.clone();
+        label(
+            &mut one,
+            &used,
+            TrainSettings {
+                threads: 1,
+                ..settings
+            },
+            0.0005,
+        );
+        let targets = |s: &[Sample]| s.iter().map(|x| x.target).collect::<Vec<_>>();
+        assert_eq!(targets(&one), targets(&two), "threads change nothing");
+        // Each target is a quarter result plus three quarters of a chance in [0, 1].
+        assert!(one
+            .iter()
+            .all(|s| (0.25 * s.result..=0.25 * s.result + 0.75).contains(&s.target)));
+        assert!(one.iter().any(|s| s.target != s.result));
+    }
+}

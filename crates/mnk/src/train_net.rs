@@ -1,0 +1,126 @@
+//! `mnk train-net`: trains the learnt evaluation on games recorded by `mnk match --record`.
+
+use std::path::PathBuf;
+
+use mnk_engine::search::weight_table::Variant;
+use mnk_engine::train::{train, TrainSettings};
+
+use crate::tune::{read_games, variant};
+
+/// Arguments of `mnk train-net`.
+#[derive(clap::Args, Debug)]
+pub struct TrainNetArgs {
+    /// Record files written by `mnk match --record` (games of other variants, repeated games and
+    /// games lost by a fault are skipped).
+    #[arg(required = true, value_name = "GAMES")]
+    games: Vec<PathBuf>,
+    /// Where to write the network.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// The variant: freestyle, exact, unbounded, renju or caro (default: the variant of the
+    /// first game).
+    #[arg(long, value_parser = variant)]
+    variant: Option<Variant>,
+    /// Passes over the positions, 1 to 1000.
+    #[arg(long, value_name = "N", default_value_t = TrainSettings::default().epochs,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
+    epochs: usize,
+    /// Nodes of the tables' search that labels each position, 0 to 10000000 (0: the game results
+    /// alone).
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
+    label_nodes: u64,
+    /// The game result's share of the target, 0 to 1 (the search's chance has the rest).
+    #[arg(long, value_name = "W", default_value_t = 0.5, value_parser = share)]
+    result_weight: f32,
+    /// Seed of the initial weights and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads for the label searches, 1 to 64 (the training itself runs on one).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    threads: usize,
+}
+
+fn share(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err("a share is a number from 0 to 1".into()),
+    }
+}
+
+/// Runs `mnk train-net`.
+pub fn run(args: &TrainNetArgs) -> Result<(), String> {
+    let games = read_games(&args.games)?;
+    let variant = match (args.variant, games.first()) {
+        (Some(v), _) => v,
+        (None, Some(g)) => Variant::of(&g.rules),
+        (None, None) => return Err("the record files hold no games".into()),
+    };
+    let settings = TrainSettings {
+        epochs: args.epochs,
+        label_nodes: args.label_nodes,
+        result_weight: if args.label_nodes == 0 {
+            1.0
+        } else {
+            args.result_weight
+        },
+        seed: args.seed,
+        threads: args.threads,
+        ..TrainSettings::default()
+    };
+    let trained = train(&games, variant, settings);
+    if trained.train_positions == 0 || trained.held_out_positions == 0 {
+        return Err(format!(
+            "too few quiet positions to learn from: {} games of {} used, {} positions",
+            trained.games,
+            variant.name(),
+            trained.train_positions + trained.held_out_positions
+        ));
+    }
+    for (i, e) in trained.epoch_errors.iter().enumerate() {
+        println!("epoch {:>3}: held-out error {e:.6}", i + 1);
+    }
+    let sources: Vec<String> = args.games.iter().map(|p| p.display().to_string()).collect();
+    let labels = if args.label_nodes == 0 {
+        "the game results".to_string()
+    } else {
+        format!(
+            "{} × the game result + {} × the chance of a {}-node search by the tables",
+            settings.result_weight,
+            1.0 - settings.result_weight,
+            args.label_nodes
+        )
+    };
+    let title = format!(
+        "mnk network: {}, trained by `mnk train-net` ({} epochs, seed {}) on {} positions of {} games\n\
+         ({}); targets: {labels}. K = {:.6}; held-out error (mean squared, {} positions): tables {:.6}, network {:.6}.",
+        variant.name(),
+        args.epochs,
+        args.seed,
+        trained.train_positions,
+        trained.games,
+        sources.join(", "),
+        trained.k,
+        trained.held_out_positions,
+        trained.table_error,
+        trained.net_error,
+    );
+    std::fs::write(&args.out, trained.net.to_text(&title))
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    println!(
+        "{} games used, {} positions to learn from, {} held out",
+        trained.games, trained.train_positions, trained.held_out_positions
+    );
+    println!("K = {:.6}", trained.k);
+    println!(
+        "Held-out error: tables {:.6}, network {:.6}",
+        trained.table_error, trained.net_error
+    );
+    println!(
+        "Labels {:.1} s, training {:.1} s",
+        trained.label_secs, trained.train_secs
+    );
+    println!("Wrote {}", args.out.display());
+    Ok(())
+}
