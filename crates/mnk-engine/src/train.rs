@@ -23,7 +23,9 @@ use crate::chance::{fit_scale, sigmoid};
 use crate::rng::Rng;
 use crate::search::board::Board;
 use crate::search::eval::evaluate;
-use crate::search::net::{counts, pairs, Net, DIMS, HIDDEN, PAIRS, POOL_SCALE, QA, QO, QW};
+use crate::search::net::{
+    counts, pairs, Net, DIMS, HIDDEN, MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
+};
 use crate::search::weight_table::{Variant, WeightTable};
 use crate::search::Engine;
 use crate::tune::{distinct_games, is_quiet, replay, RecordedGame};
@@ -421,7 +423,8 @@ impl Model {
         let hidden = (0..HIDDEN)
             .map(|h| {
                 std::array::from_fn(|j| {
-                    (self.w[HIDDEN_AT + h * 2 * DIMS + j] * QW as f32).round() as i32
+                    ((self.w[HIDDEN_AT + h * 2 * DIMS + j] * QW as f32).round() as i32)
+                        .clamp(-MAX_WEIGHT, MAX_WEIGHT)
                 })
             })
             .collect();

@@ -445,6 +445,19 @@ impl Board {
         self.score[player]
     }
 
+    /// Stops following the network (no pool updates) until [`Board::resume_net`]: for threat
+    /// searches, which play many moves and evaluate none. Every move played meanwhile must be
+    /// taken back before resuming, so the pools are those of before the pause.
+    #[must_use]
+    pub fn pause_net(&mut self) -> Option<&'static Net> {
+        self.net.take()
+    }
+
+    /// Follows the network again after [`Board::pause_net`] (give it what that returned).
+    pub fn resume_net(&mut self, net: Option<&'static Net>) {
+        self.net = net;
+    }
+
     /// The learnt evaluation of the side to move, if the board's table has a network.
     #[inline]
     #[must_use]
@@ -992,7 +1005,7 @@ impl Board {
             }
         }
         self.score == fresh.score
-            && self.pools == fresh.pools
+            && (self.net.is_none() || self.pools == fresh.pools)
             && self.hot == fresh.hot
             && self.threat_count == fresh.threat_count
             && self.hash == fresh.hash

@@ -40,6 +40,11 @@ pub const QO: i32 = 16;
 /// The pool is divided by this before the head (in floating point; a power of two).
 pub const POOL_SCALE: i32 = 16;
 
+/// The largest pool value the head reads (more is read as this).
+pub const POOL_MAX: i32 = 32_767;
+/// The largest first-layer weight (the trainer clamps to it).
+pub const MAX_WEIGHT: i32 = 1 << 10;
+
 /// One player's pool: the sum of the cell vectors seen from that player's side.
 pub type Pool = [i32; DIMS];
 
@@ -111,19 +116,20 @@ impl Net {
     /// The evaluation for the side whose pool is `own`, against `other`'s.
     #[must_use]
     pub fn evaluate(&self, own: &Pool, other: &Pool) -> i32 {
-        let mut sum = 0i64;
+        // In i32: a pool is at most 32,767 (the cells of a 16×16 board, or the near ones of a
+        // larger, at 127 each) and a weight at most MAX_WEIGHT, so the 32 products fit.
+        let mut sum = 0i32;
         for (k, w) in self.hidden.iter().enumerate() {
-            let mut pre = 0i64;
+            let mut pre = 0i32;
             for j in 0..DIMS {
-                pre += i64::from(w[j]) * i64::from(own[j]);
-                pre += i64::from(w[DIMS + j]) * i64::from(other[j]);
+                pre += w[j] * own[j].min(POOL_MAX) + w[DIMS + j] * other[j].min(POOL_MAX);
             }
             // pre is in 1/(QW · QA · POOL_SCALE); the unit is in 1/QA.
-            let h = (pre.div_euclid(i64::from(QW * POOL_SCALE)) + i64::from(self.hidden_bias[k]))
-                .clamp(0, i64::from(QA));
-            sum += i64::from(self.out[k]) * h;
+            let h =
+                ((pre >> (QW * POOL_SCALE).trailing_zeros()) + self.hidden_bias[k]).clamp(0, QA);
+            sum += self.out[k] * h;
         }
-        (sum.div_euclid(i64::from(QA * QO)) + i64::from(self.out_bias)) as i32
+        sum / (QA * QO) + self.out_bias
     }
 
     /// Reads a network written by [`Net::to_text`].

@@ -92,7 +92,10 @@ pub fn vcf(
 ) -> Option<Proof> {
     let mut line = Vec::new();
     let mut cut = false;
-    vcf_attack(board, ctl, cache, max_fours, &mut line, &mut cut).then(|| {
+    let net = board.pause_net();
+    let found = vcf_attack(board, ctl, cache, max_fours, &mut line, &mut cut);
+    board.resume_net(net);
+    found.then(|| {
         line.reverse();
         let plies = line.len() as u32 + if cut { 2 } else { 0 };
         Proof { line, plies }
@@ -244,7 +247,10 @@ pub fn vct(
     max_threats: u32,
 ) -> Option<(usize, u32, Vec<usize>)> {
     let mut line = Vec::new();
-    let plies = vct_attack(board, ctl, cache, max_threats, &mut line)?;
+    let net = board.pause_net();
+    let found = vct_attack(board, ctl, cache, max_threats, &mut line);
+    board.resume_net(net);
+    let plies = found?;
     line.reverse();
     Some((line[0], plies, line))
 }
@@ -261,10 +267,12 @@ pub fn vct_move_wins(
     if max_threats == 0 {
         return false;
     }
+    let net = board.pause_net();
     board.play(m);
     let won = board.last_move_won()
         || vct_defend(board, ctl, cache, max_threats - 1, &mut Vec::new()).is_some();
     board.undo();
+    board.resume_net(net);
     won
 }
 
