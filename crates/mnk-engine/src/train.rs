@@ -24,7 +24,7 @@ use crate::rng::Rng;
 use crate::search::board::Board;
 use crate::search::eval::evaluate;
 use crate::search::net::{
-    counts, pairs, Net, DIMS, HIDDEN, MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
+    counts, pairs, Net, DIMS, HIDDEN, MAX_CELL_WEIGHT, MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
 };
 use crate::search::weight_table::{Variant, WeightTable};
 use crate::search::Engine;
@@ -415,7 +415,8 @@ impl Model {
 
     /// The integer network: `z / k` in evaluation units.
     fn quantized(&self, k: f64) -> Net {
-        let q16 = |x: f32| (x * QA as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let limit = MAX_CELL_WEIGHT as f32;
+        let q16 = |x: f32| (x * QA as f32).round().clamp(-limit, limit) as i16;
         let pair = (0..PAIRS)
             .map(|p| std::array::from_fn(|j| q16(self.w[PAIR_AT + p * DIMS + j])))
             .collect();

@@ -29,7 +29,7 @@ use mnk_core::renju::ForbiddenMoves;
 use mnk_core::zobrist::mix64;
 use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, MAX_COORD};
 
-use super::net::{Net, Pool};
+use super::net::Accumulator;
 use super::pattern::{self, generic_pattern, LineRule, Pattern, PatternTable, Segment, Side};
 use super::threat::{
     info_score, info_threat, info_threat_index, key_pattern, with_pattern, Threat,
@@ -62,11 +62,8 @@ pub struct Board {
     pairs: Option<&'static [u8]>,
     /// The evaluation's values.
     weights: &'static WeightTable,
-    /// The learnt evaluation, if the table has one, and per player its pool of cell vectors.
-    net: Option<&'static Net>,
-    pools: [Pool; 2],
-    /// The pools before each move made with [`Board::play`] (with a network only).
-    pool_log: Vec<[Pool; 2]>,
+    /// The learnt evaluation's sums, if the table has a network (`None` too while paused).
+    acc: Option<Accumulator>,
     /// Per player, the threat class and value of each key (renju values the colours apart).
     cells: [CellTable; 2],
     bounded: bool,
@@ -204,9 +201,7 @@ impl Board {
             table: line_rules.map(pattern::table),
             pairs: pair_table(line_rules),
             weights,
-            net: weights.net(),
-            pools: [[0; super::net::DIMS]; 2],
-            pool_log: Vec::new(),
+            acc: weights.net().map(|net| Accumulator::new(net, n)),
             cells: [0, 1].map(|p| weights.cells(colour(p))),
             bounded,
             width,
@@ -449,21 +444,20 @@ impl Board {
     /// searches, which play many moves and evaluate none. Every move played meanwhile must be
     /// taken back before resuming, so the pools are those of before the pause.
     #[must_use]
-    pub fn pause_net(&mut self) -> Option<&'static Net> {
-        self.net.take()
+    pub fn pause_net(&mut self) -> Option<Accumulator> {
+        self.acc.take()
     }
 
     /// Follows the network again after [`Board::pause_net`] (give it what that returned).
-    pub fn resume_net(&mut self, net: Option<&'static Net>) {
-        self.net = net;
+    pub fn resume_net(&mut self, acc: Option<Accumulator>) {
+        self.acc = acc;
     }
 
     /// The learnt evaluation of the side to move, if the board's table has a network.
     #[inline]
     #[must_use]
     pub fn net_eval(&self) -> Option<i32> {
-        let net = self.net?;
-        Some(net.evaluate(&self.pools[self.side], &self.pools[1 - self.side]))
+        Some(self.acc.as_ref()?.evaluate(self.side))
     }
 
     /// The moves played on this board (array indices), oldest first.
@@ -706,8 +700,8 @@ impl Board {
             score: self.score,
             threat_count: self.threat_count,
         });
-        if self.net.is_some() {
-            self.pool_log.push(self.pools);
+        if let Some(acc) = &mut self.acc {
+            acc.begin_move();
         }
         self.forget_cell(idx);
         self.put::<true>(idx, p);
@@ -813,8 +807,8 @@ impl Board {
             self.mark_hot(idx);
             self.score = frame.score;
             self.threat_count = frame.threat_count;
-            if self.net.is_some() {
-                self.pools = self.pool_log.pop().expect("logged by play");
+            if let Some(acc) = &mut self.acc {
+                acc.undo_move();
             }
             self.bump_near(idx, -1);
             self.won = false;
@@ -868,8 +862,8 @@ impl Board {
         let (w, bit) = (idx / 64, 1u64 << (idx % 64));
         self.hot[0][w] &= !bit;
         self.hot[1][w] &= !bit;
-        if let Some(net) = self.net {
-            net.update(&mut self.pools, self.keys[idx], -1);
+        if let Some(acc) = &mut self.acc {
+            acc.remove_cell(idx, self.keys[idx]);
         }
         for p in 0..2 {
             let info = self.infos[idx][p];
@@ -892,8 +886,8 @@ impl Board {
             self.score[p] += info_score(info);
             self.threat_count[p][info_threat_index(info)] += 1;
         }
-        if let Some(net) = self.net {
-            net.update(&mut self.pools, self.keys[idx], 1);
+        if let Some(acc) = &mut self.acc {
+            acc.add_cell(idx, self.keys[idx]);
         }
         self.mark_hot(idx);
     }
@@ -949,10 +943,9 @@ impl Board {
                 }
             }
         }
-        if let Some(net) = self.net {
+        if let Some(acc) = &mut self.acc {
             if self.keys[idx] != old_keys {
-                net.update(&mut self.pools, old_keys, -1);
-                net.update(&mut self.pools, self.keys[idx], 1);
+                acc.change(idx, d, old_keys, self.keys[idx], LOG);
             }
         }
     }
@@ -1005,11 +998,23 @@ impl Board {
             }
         }
         self.score == fresh.score
-            && (self.net.is_none() || self.pools == fresh.pools)
+            && self.same_network_sums(&fresh)
             && self.hot == fresh.hot
             && self.threat_count == fresh.threat_count
             && self.hash == fresh.hash
             && self.bbox.last() == fresh.bbox.last()
+    }
+
+    /// Whether the network's pools and the empty cells' vectors equal `fresh`'s (true while
+    /// the network is paused or absent).
+    fn same_network_sums(&self, fresh: &Board) -> bool {
+        let (Some(acc), Some(other)) = (&self.acc, &fresh.acc) else {
+            return true;
+        };
+        acc.pools() == other.pools()
+            && (0..self.slots())
+                .filter(|&i| self.stone[i] == EMPTY)
+                .all(|i| acc.pre_of(i) == other.pre_of(i))
     }
 
     fn rebuilt(&self) -> Board {
@@ -1190,6 +1195,7 @@ fn unbounded_frame(pos: &Position) -> (Cell, i32, i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::net::Net;
     use crate::Rng;
 
     #[test]

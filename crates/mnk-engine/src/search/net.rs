@@ -45,6 +45,9 @@ pub const POOL_MAX: i32 = 32_767;
 /// The largest first-layer weight (the trainer clamps to it).
 pub const MAX_WEIGHT: i32 = 1 << 10;
 
+/// The largest pair row or cell bias value (the trainer clamps to it): five sum within i16.
+pub const MAX_CELL_WEIGHT: i32 = 6_000;
+
 /// One player's pool: the sum of the cell vectors seen from that player's side.
 pub type Pool = [i32; DIMS];
 
@@ -84,22 +87,25 @@ pub fn pairs(own: u16, other: u16) -> [usize; 4] {
 }
 
 impl Net {
+    /// A cell's vector before clipping, seen by the player whose key is `own`: the bias and
+    /// its four directions' rows (wrapping sums: the trainer keeps every row and the bias
+    /// within [`MAX_CELL_WEIGHT`], so five of them never wrap).
+    #[inline]
+    #[must_use]
+    pub fn pre(&self, own: u16, other: u16) -> [i16; DIMS] {
+        let mut v = self.cell_bias;
+        for p in pairs(own, other) {
+            add_row(&mut v, &self.pair[p]);
+        }
+        v
+    }
+
     /// A cell's clipped vector seen by the player whose key is `own` (zero when the cell does
     /// not take part).
     #[inline]
     #[must_use]
     pub fn cell(&self, own: u16, other: u16) -> [i16; DIMS] {
-        if !counts(own, other) {
-            return [0; DIMS];
-        }
-        let mut v = self.cell_bias;
-        for p in pairs(own, other) {
-            let row = &self.pair[p];
-            for (x, w) in v.iter_mut().zip(row) {
-                *x = x.saturating_add(*w);
-            }
-        }
-        v.map(|x| x.clamp(0, QA as i16))
+        contribution(&self.pre(own, other), counts(own, other))
     }
 
     /// Adds (`sign` 1) or removes (-1) a cell with keys `keys` (X's, O's) from both pools.
@@ -226,6 +232,145 @@ impl Net {
         s.push_str("# output bias\n");
         let _ = writeln!(s, "{}", self.out_bias);
         s
+    }
+}
+
+/// `v += row`, wrapping (see [`Net::pre`]).
+#[inline]
+fn add_row(v: &mut [i16; DIMS], row: &[i16; DIMS]) {
+    for (x, r) in v.iter_mut().zip(row) {
+        *x = x.wrapping_add(*r);
+    }
+}
+
+/// A cell's part in a pool: its vector clipped to `[0, QA]`, or nothing if it does not take
+/// part.
+#[inline]
+fn contribution(pre: &[i16; DIMS], counted: bool) -> [i16; DIMS] {
+    if counted {
+        pre.map(|x| x.clamp(0, QA as i16))
+    } else {
+        [0; DIMS]
+    }
+}
+
+#[inline]
+fn add_to_pool(pool: &mut Pool, v: &[i16; DIMS], sign: i32) {
+    for (s, x) in pool.iter_mut().zip(v) {
+        *s += sign * i32::from(*x);
+    }
+}
+
+/// What a board keeps for its network: per player the pool, per cell the two vectors before
+/// clipping (X's view, O's view), and what [`Accumulator::undo_move`] restores.
+#[derive(Clone, Debug)]
+pub struct Accumulator {
+    net: &'static Net,
+    pools: [Pool; 2],
+    pre: Vec<[[i16; DIMS]; 2]>,
+    /// Per move made with logging: the pools before it and the length of `pre_log`.
+    moves: Vec<([Pool; 2], usize)>,
+    /// Cells' vectors before a logged change, oldest first.
+    pre_log: Vec<(u32, [[i16; DIMS]; 2])>,
+}
+
+impl Accumulator {
+    /// Empty pools for a board of `slots` cells (every cell is then added once).
+    #[must_use]
+    pub fn new(net: &'static Net, slots: usize) -> Accumulator {
+        Accumulator {
+            net,
+            pools: [[0; DIMS]; 2],
+            pre: vec![[[0; DIMS]; 2]; slots],
+            moves: Vec::new(),
+            pre_log: Vec::new(),
+        }
+    }
+
+    /// Computes the empty cell `idx` from its keys and adds it to the pools.
+    pub fn add_cell(&mut self, idx: usize, keys: [u16; 2]) {
+        let counted = counts(keys[0], keys[1]);
+        for p in 0..2 {
+            let pre = self.net.pre(keys[p], keys[1 - p]);
+            add_to_pool(&mut self.pools[p], &contribution(&pre, counted), 1);
+            self.pre[idx][p] = pre;
+        }
+    }
+
+    /// Takes the cell `idx` (about to hold a stone) out of the pools; its vectors stay for
+    /// when the stone is taken back.
+    pub fn remove_cell(&mut self, idx: usize, keys: [u16; 2]) {
+        let counted = counts(keys[0], keys[1]);
+        for p in 0..2 {
+            add_to_pool(
+                &mut self.pools[p],
+                &contribution(&self.pre[idx][p], counted),
+                -1,
+            );
+        }
+    }
+
+    /// The empty cell `idx`'s keys changed from `old` to `new` in direction `d` only; with
+    /// `log`, [`Accumulator::undo_move`] restores its vectors.
+    #[inline]
+    pub fn change(&mut self, idx: usize, d: usize, old: [u16; 2], new: [u16; 2], log: bool) {
+        if log {
+            self.pre_log.push((idx as u32, self.pre[idx]));
+        }
+        // All-ones masks where the cell takes part, so the loop below has no branch and
+        // vectorises.
+        let mask = |counted: bool| -i16::from(counted);
+        let (was, is) = (mask(counts(old[0], old[1])), mask(counts(new[0], new[1])));
+        for p in 0..2 {
+            let pair = |k: [u16; 2]| {
+                key_pattern(k[p], d) as usize * 10 + key_pattern(k[1 - p], d) as usize
+            };
+            let (out, into) = (&self.net.pair[pair(old)], &self.net.pair[pair(new)]);
+            let pre = &mut self.pre[idx][p];
+            let pool = &mut self.pools[p];
+            for j in 0..DIMS {
+                let before = pre[j];
+                let after = before.wrapping_sub(out[j]).wrapping_add(into[j]);
+                pre[j] = after;
+                let clip = |x: i16| x.clamp(0, QA as i16);
+                pool[j] += i32::from(clip(after) & is) - i32::from(clip(before) & was);
+            }
+        }
+    }
+
+    /// Remembers the pools before a logged move.
+    pub fn begin_move(&mut self) {
+        self.moves.push((self.pools, self.pre_log.len()));
+    }
+
+    /// Restores the pools and the cells' vectors of before the last logged move.
+    pub fn undo_move(&mut self) {
+        let Some((pools, len)) = self.moves.pop() else {
+            return;
+        };
+        self.pools = pools;
+        for (idx, pre) in self.pre_log.drain(len..).rev() {
+            self.pre[idx as usize] = pre;
+        }
+    }
+
+    /// The evaluation for `side` (0 X, 1 O) to move.
+    #[inline]
+    #[must_use]
+    pub fn evaluate(&self, side: usize) -> i32 {
+        self.net.evaluate(&self.pools[side], &self.pools[1 - side])
+    }
+
+    /// The pools (for consistency checks).
+    #[must_use]
+    pub fn pools(&self) -> &[Pool; 2] {
+        &self.pools
+    }
+
+    /// The vectors of cell `idx` (for consistency checks).
+    #[must_use]
+    pub fn pre_of(&self, idx: usize) -> [[i16; DIMS]; 2] {
+        self.pre[idx]
     }
 }
 
