@@ -8,7 +8,9 @@
 //! ```
 //!
 //! NODES defaults to 150,000 (some 200 ms of a turn), ROUNDS to 3. Prints each side's nodes
-//! per second (the best round, the least disturbed) and the median depth reached.
+//! per second (the best round, the least disturbed) and the median depth reached. A fourth
+//! argument, `tables` or `network`, runs that side alone (to count its instructions, which
+//! the machine's load does not change, with `valgrind --tool=callgrind`).
 
 use std::time::Instant;
 
@@ -30,6 +32,7 @@ fn main() {
     let rounds: usize = args
         .next()
         .map_or(3, |a| a.parse().expect("ROUNDS: a number"));
+    let only = args.next();
     let text = std::fs::read_to_string(&path).expect("a readable network file");
     let net: &'static Net = Box::leak(Box::new(Net::parse(&text).expect("a network file")));
     let sums = WeightTable::shipped(Variant::Freestyle).weights().clone();
@@ -47,7 +50,10 @@ fn main() {
     let mut best = [0f64; 2];
     let mut depths = [Vec::new(), Vec::new()];
     for _ in 0..rounds {
-        for (i, &(_, table)) in tables.iter().enumerate() {
+        for (i, &(name, table)) in tables.iter().enumerate() {
+            if only.as_deref().is_some_and(|o| o != name) {
+                continue;
+            }
             let (mut total, started) = (0u64, Instant::now());
             depths[i].clear();
             for pos in &positions {
@@ -63,6 +69,9 @@ fn main() {
         }
     }
     for (i, (name, _)) in tables.iter().enumerate() {
+        if depths[i].is_empty() {
+            continue;
+        }
         depths[i].sort_unstable();
         println!(
             "{name:>8}: {:>9.0} nodes/s, median depth {} at {nodes} nodes",

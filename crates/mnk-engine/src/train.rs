@@ -22,9 +22,10 @@ use std::time::Instant;
 use crate::chance::{fit_scale, sigmoid};
 use crate::rng::Rng;
 use crate::search::board::Board;
-use crate::search::eval::evaluate;
+use crate::search::eval::{evaluate, EVAL_LIMIT};
 use crate::search::net::{
-    counts, pairs, Net, DIMS, HIDDEN, MAX_CELL_WEIGHT, MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
+    counts, pairs, Net, DIMS, HIDDEN, MAX_CELL_WEIGHT, MAX_HIDDEN_BIAS, MAX_OUT, MAX_WEIGHT, PAIRS,
+    POOL_SCALE, QA, QO, QW,
 };
 use crate::search::weight_table::{Variant, WeightTable};
 use crate::search::Engine;
@@ -97,6 +98,11 @@ pub struct Trained {
     pub table_error: f64,
     /// The same for the network (integer form) after training.
     pub net_error: f64,
+    /// The spread (standard deviation) of the evaluations of the held-out positions, in
+    /// evaluation units: the tables', and the network's.
+    pub table_spread: f64,
+    /// See `table_spread`.
+    pub net_spread: f64,
     /// The held-out error after each epoch (floating-point form).
     pub epoch_errors: Vec<f64>,
     /// Seconds spent labelling.
@@ -151,6 +157,7 @@ pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) 
     }
     let net = model.quantized(k);
     let net_error = mean_error(&held_out, |s| sigmoid(k * f64::from(int_eval(&net, s))));
+    let net_spread = spread(held_out.iter().map(|s| int_eval(&net, s)));
     Trained {
         net,
         games: used.len(),
@@ -159,6 +166,8 @@ pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) 
         k,
         table_error: table_error(&held_out, k),
         net_error,
+        table_spread: spread(held_out.iter().map(|s| s.table_eval)),
+        net_spread,
         epoch_errors,
         label_secs,
         train_secs: started.elapsed().as_secs_f64(),
@@ -243,6 +252,12 @@ fn label(set: &mut [Sample], games: &[&RecordedGame], settings: TrainSettings, k
             });
         }
     });
+}
+
+fn spread(values: impl Iterator<Item = i32>) -> f64 {
+    let v: Vec<f64> = values.map(f64::from).collect();
+    let mean = v.iter().sum::<f64>() / v.len().max(1) as f64;
+    (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len().max(1) as f64).sqrt()
 }
 
 fn table_error(set: &[Sample], k: f64) -> f64 {
@@ -429,19 +444,22 @@ impl Model {
                 })
             })
             .collect();
-        let hidden_bias =
-            std::array::from_fn(|h| (self.w[HIDDEN_BIAS_AT + h] * QA as f32).round() as i32);
-        let out = std::array::from_fn(|h| {
-            (f64::from(self.w[OUT_AT + h]) / k * f64::from(QO)).round() as i32
+        let hidden_bias = std::array::from_fn(|h| {
+            ((self.w[HIDDEN_BIAS_AT + h] * QA as f32).round() as i32)
+                .clamp(-MAX_HIDDEN_BIAS, MAX_HIDDEN_BIAS)
         });
-        Net {
+        let out = std::array::from_fn(|h| {
+            ((f64::from(self.w[OUT_AT + h]) / k * f64::from(QO)).round() as i32)
+                .clamp(-MAX_OUT, MAX_OUT)
+        });
+        Net::new(
             pair,
             cell_bias,
             hidden,
             hidden_bias,
             out,
-            out_bias: (f64::from(self.w[OUT_BIAS_AT]) / k).round() as i32,
-        }
+            ((f64::from(self.w[OUT_BIAS_AT]) / k).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+        )
     }
 }
 

@@ -118,6 +118,10 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         trained.table_error, trained.net_error
     );
     println!(
+        "Evaluation spread (standard deviation): tables {:.0}, network {:.0}",
+        trained.table_spread, trained.net_spread
+    );
+    println!(
         "Labels {:.1} s, training {:.1} s",
         trained.label_secs, trained.train_secs
     );

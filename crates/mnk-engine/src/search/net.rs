@@ -23,6 +23,7 @@
 
 use std::fmt::Write as _;
 
+use super::eval::EVAL_LIMIT;
 use super::threat::key_pattern;
 
 /// Values per cell vector.
@@ -48,6 +49,12 @@ pub const MAX_WEIGHT: i32 = 1 << 10;
 /// The largest pair row or cell bias value (the trainer clamps to it): five sum within i16.
 pub const MAX_CELL_WEIGHT: i32 = 6_000;
 
+/// The largest hidden bias (in 1/[`QA`]).
+pub const MAX_HIDDEN_BIAS: i32 = 1 << 20;
+/// The largest output weight (in 1/[`QO`] of an evaluation unit): 32 of them times [`QA`] fit
+/// in i32.
+pub const MAX_OUT: i32 = 1 << 18;
+
 /// One player's pool: the sum of the cell vectors seen from that player's side.
 pub type Pool = [i32; DIMS];
 
@@ -66,6 +73,11 @@ pub struct Net {
     pub out: [i32; HIDDEN],
     /// Output bias, in evaluation units.
     pub out_bias: i32,
+    /// Derived from `pair` (see [`Net::new`]): per (X's pattern, O's pattern) pair of a
+    /// direction, X's row then O's (the pair swapped), so a board reads both in one.
+    views: Vec<Views>,
+    /// The cell bias in both views.
+    views_bias: Views,
 }
 
 /// Whether a cell takes part: a stone's line reaches it (a two or more for either player in a
@@ -73,9 +85,8 @@ pub struct Net {
 #[inline]
 #[must_use]
 pub fn counts(own: u16, other: u16) -> bool {
-    // Patterns are 0..=9 in each nibble; B2 (3) and up have bit 1 and bit 0 set or a bit above.
-    let strong =
-        |key: u16| (0..4).any(|d| key_pattern(key, d) as u8 >= super::pattern::Pattern::B2 as u8);
+    // A nibble is B2 (3) or more when bit 2 or 3 is set, or bits 0 and 1 both are.
+    let strong = |k: u16| k & 0xCCCC != 0 || k & (k >> 1) & 0x1111 != 0;
     strong(own) || strong(other)
 }
 
@@ -87,6 +98,40 @@ pub fn pairs(own: u16, other: u16) -> [usize; 4] {
 }
 
 impl Net {
+    /// A network of these weights.
+    #[must_use]
+    pub fn new(
+        pair: Vec<[i16; DIMS]>,
+        cell_bias: [i16; DIMS],
+        hidden: Vec<[i32; 2 * DIMS]>,
+        hidden_bias: [i32; HIDDEN],
+        out: [i32; HIDDEN],
+        out_bias: i32,
+    ) -> Net {
+        let views = (0..PAIRS)
+            .map(|p| {
+                let swapped = (p % 10) * 10 + p / 10;
+                let mut row = [0; 2 * DIMS];
+                row[..DIMS].copy_from_slice(&pair[p]);
+                row[DIMS..].copy_from_slice(&pair[swapped]);
+                row
+            })
+            .collect();
+        let mut views_bias = [0; 2 * DIMS];
+        views_bias[..DIMS].copy_from_slice(&cell_bias);
+        views_bias[DIMS..].copy_from_slice(&cell_bias);
+        Net {
+            pair,
+            cell_bias,
+            hidden,
+            hidden_bias,
+            out,
+            out_bias,
+            views,
+            views_bias,
+        }
+    }
+
     /// A cell's vector before clipping, seen by the player whose key is `own`: the bias and
     /// its four directions' rows (wrapping sums: the trainer keeps every row and the bias
     /// within [`MAX_CELL_WEIGHT`], so five of them never wrap).
@@ -122,18 +167,17 @@ impl Net {
     /// The evaluation for the side whose pool is `own`, against `other`'s.
     #[must_use]
     pub fn evaluate(&self, own: &Pool, other: &Pool) -> i32 {
-        // In i32: a pool is at most 32,767 (the cells of a 16×16 board, or the near ones of a
-        // larger, at 127 each) and a weight at most MAX_WEIGHT, so the 32 products fit.
+        // In i32: a pool is read as at most POOL_MAX and a weight is at most MAX_WEIGHT, so
+        // the 32 products fit.
+        let x: [i32; 2 * DIMS] = std::array::from_fn(|j| {
+            if j < DIMS { own[j] } else { other[j - DIMS] }.clamp(0, POOL_MAX)
+        });
         let mut sum = 0i32;
-        for (k, w) in self.hidden.iter().enumerate() {
-            let mut pre = 0i32;
-            for j in 0..DIMS {
-                pre += w[j] * own[j].min(POOL_MAX) + w[DIMS + j] * other[j].min(POOL_MAX);
-            }
+        for ((w, bias), out) in self.hidden.iter().zip(&self.hidden_bias).zip(&self.out) {
+            let pre: i32 = w.iter().zip(&x).map(|(w, x)| w * x).sum();
             // pre is in 1/(QW · QA · POOL_SCALE); the unit is in 1/QA.
-            let h =
-                ((pre >> (QW * POOL_SCALE).trailing_zeros()) + self.hidden_bias[k]).clamp(0, QA);
-            sum += self.out[k] * h;
+            let h = ((pre >> (QW * POOL_SCALE).trailing_zeros()) + bias).clamp(0, QA);
+            sum += out * h;
         }
         sum / (QA * QO) + self.out_bias
     }
@@ -161,40 +205,37 @@ impl Net {
             ));
         }
         let mut it = numbers.into_iter();
-        let mut next16 = || -> Result<i16, String> {
-            let (line, v) = it.next().ok_or("too few numbers")?;
-            i16::try_from(v).map_err(|_| format!("line {line}: {v} is out of range"))
+        let mut take = |n: usize, limit: i32, what: &str| -> Result<Vec<i32>, String> {
+            (0..n)
+                .map(|_| {
+                    let (line, v) = it.next().ok_or("too few numbers")?;
+                    if v.abs() > i64::from(limit) {
+                        return Err(format!(
+                            "line {line}: {v} is out of range for {what} (at most ±{limit})"
+                        ));
+                    }
+                    Ok(v as i32)
+                })
+                .collect()
         };
-        let mut pair = vec![[0i16; DIMS]; PAIRS];
-        for row in &mut pair {
-            for x in row.iter_mut() {
-                *x = next16()?;
-            }
-        }
-        let mut cell_bias = [0i16; DIMS];
-        for x in &mut cell_bias {
-            *x = next16()?;
-        }
-        let rest: Vec<i32> = it
-            .map(|(line, v)| {
-                i32::try_from(v).map_err(|_| format!("line {line}: {v} is out of range"))
-            })
-            .collect::<Result<_, _>>()?;
-        let (hidden_flat, rest) = rest.split_at(HIDDEN * 2 * DIMS);
-        let hidden = hidden_flat
-            .chunks(2 * DIMS)
-            .map(|c| <[i32; 2 * DIMS]>::try_from(c).expect("chunk of 2·DIMS"))
-            .collect();
-        let hidden_bias = <[i32; HIDDEN]>::try_from(&rest[..HIDDEN]).expect("HIDDEN numbers");
-        let out = <[i32; HIDDEN]>::try_from(&rest[HIDDEN..2 * HIDDEN]).expect("HIDDEN numbers");
-        Ok(Net {
-            pair,
-            cell_bias,
-            hidden,
-            hidden_bias,
-            out,
-            out_bias: rest[2 * HIDDEN],
-        })
+        let pair_values = take(PAIRS * DIMS, MAX_CELL_WEIGHT, "a pair row")?;
+        let bias_values = take(DIMS, MAX_CELL_WEIGHT, "the cell bias")?;
+        let hidden_values = take(HIDDEN * 2 * DIMS, MAX_WEIGHT, "a hidden unit's weight")?;
+        let hidden_bias = take(HIDDEN, MAX_HIDDEN_BIAS, "a hidden bias")?;
+        let out = take(HIDDEN, MAX_OUT, "an output weight")?;
+        let out_bias = take(1, EVAL_LIMIT, "the output bias")?;
+        let as_i16 = |v: &[i32]| -> [i16; DIMS] { std::array::from_fn(|j| v[j] as i16) };
+        Ok(Net::new(
+            pair_values.chunks(DIMS).map(as_i16).collect(),
+            as_i16(&bias_values),
+            hidden_values
+                .chunks(2 * DIMS)
+                .map(|c| std::array::from_fn(|j| c[j]))
+                .collect(),
+            std::array::from_fn(|k| hidden_bias[k]),
+            std::array::from_fn(|k| out[k]),
+            out_bias[0],
+        ))
     }
 
     /// The network as text: a comment `title`, then the numbers section by section.
@@ -254,24 +295,23 @@ fn contribution(pre: &[i16; DIMS], counted: bool) -> [i16; DIMS] {
     }
 }
 
-#[inline]
-fn add_to_pool(pool: &mut Pool, v: &[i16; DIMS], sign: i32) {
-    for (s, x) in pool.iter_mut().zip(v) {
-        *s += sign * i32::from(*x);
-    }
-}
+/// Both players' pools side by side: X's view, then O's.
+type Pools = [i32; 2 * DIMS];
+/// A cell's vectors before clipping, X's view then O's.
+type Views = [i16; 2 * DIMS];
 
-/// What a board keeps for its network: per player the pool, per cell the two vectors before
-/// clipping (X's view, O's view), and what [`Accumulator::undo_move`] restores.
+/// What a board keeps for its network: the two players' pools, per cell its vectors before
+/// clipping in both views, and what [`Accumulator::undo_move`] restores. Both views sit in one
+/// row, so a change reads one table row for both.
 #[derive(Clone, Debug)]
 pub struct Accumulator {
     net: &'static Net,
-    pools: [Pool; 2],
-    pre: Vec<[[i16; DIMS]; 2]>,
+    pools: Pools,
+    pre: Vec<Views>,
     /// Per move made with logging: the pools before it and the length of `pre_log`.
-    moves: Vec<([Pool; 2], usize)>,
+    moves: Vec<(Pools, usize)>,
     /// Cells' vectors before a logged change, oldest first.
-    pre_log: Vec<(u32, [[i16; DIMS]; 2])>,
+    pre_log: Vec<(u32, Views)>,
 }
 
 impl Accumulator {
@@ -280,8 +320,8 @@ impl Accumulator {
     pub fn new(net: &'static Net, slots: usize) -> Accumulator {
         Accumulator {
             net,
-            pools: [[0; DIMS]; 2],
-            pre: vec![[[0; DIMS]; 2]; slots],
+            pools: [0; 2 * DIMS],
+            pre: vec![[0; 2 * DIMS]; slots],
             moves: Vec::new(),
             pre_log: Vec::new(),
         }
@@ -289,24 +329,26 @@ impl Accumulator {
 
     /// Computes the empty cell `idx` from its keys and adds it to the pools.
     pub fn add_cell(&mut self, idx: usize, keys: [u16; 2]) {
-        let counted = counts(keys[0], keys[1]);
-        for p in 0..2 {
-            let pre = self.net.pre(keys[p], keys[1 - p]);
-            add_to_pool(&mut self.pools[p], &contribution(&pre, counted), 1);
-            self.pre[idx][p] = pre;
+        let mut pre = self.net.views_bias;
+        for d in 0..4 {
+            let row = &self.net.views[view_pair(keys, d)];
+            for (x, r) in pre.iter_mut().zip(row) {
+                *x = x.wrapping_add(*r);
+            }
         }
+        let part = mask(counts(keys[0], keys[1]));
+        for (s, x) in self.pools.iter_mut().zip(pre) {
+            *s += i32::from(clip(x) & part);
+        }
+        self.pre[idx] = pre;
     }
 
     /// Takes the cell `idx` (about to hold a stone) out of the pools; its vectors stay for
     /// when the stone is taken back.
     pub fn remove_cell(&mut self, idx: usize, keys: [u16; 2]) {
-        let counted = counts(keys[0], keys[1]);
-        for p in 0..2 {
-            add_to_pool(
-                &mut self.pools[p],
-                &contribution(&self.pre[idx][p], counted),
-                -1,
-            );
+        let part = mask(counts(keys[0], keys[1]));
+        for (s, x) in self.pools.iter_mut().zip(self.pre[idx]) {
+            *s -= i32::from(clip(x) & part);
         }
     }
 
@@ -317,24 +359,16 @@ impl Accumulator {
         if log {
             self.pre_log.push((idx as u32, self.pre[idx]));
         }
-        // All-ones masks where the cell takes part, so the loop below has no branch and
-        // vectorises.
-        let mask = |counted: bool| -i16::from(counted);
+        // All-ones masks where the cell takes part, so the loop has no branch and vectorises.
         let (was, is) = (mask(counts(old[0], old[1])), mask(counts(new[0], new[1])));
-        for p in 0..2 {
-            let pair = |k: [u16; 2]| {
-                key_pattern(k[p], d) as usize * 10 + key_pattern(k[1 - p], d) as usize
-            };
-            let (out, into) = (&self.net.pair[pair(old)], &self.net.pair[pair(new)]);
-            let pre = &mut self.pre[idx][p];
-            let pool = &mut self.pools[p];
-            for j in 0..DIMS {
-                let before = pre[j];
-                let after = before.wrapping_sub(out[j]).wrapping_add(into[j]);
-                pre[j] = after;
-                let clip = |x: i16| x.clamp(0, QA as i16);
-                pool[j] += i32::from(clip(after) & is) - i32::from(clip(before) & was);
-            }
+        let out = &self.net.views[view_pair(old, d)];
+        let into = &self.net.views[view_pair(new, d)];
+        let pre = &mut self.pre[idx];
+        for j in 0..2 * DIMS {
+            let before = pre[j];
+            let after = before.wrapping_sub(out[j]).wrapping_add(into[j]);
+            pre[j] = after;
+            self.pools[j] += i32::from((clip(after) & is) - (clip(before) & was));
         }
     }
 
@@ -358,20 +392,44 @@ impl Accumulator {
     #[inline]
     #[must_use]
     pub fn evaluate(&self, side: usize) -> i32 {
-        self.net.evaluate(&self.pools[side], &self.pools[1 - side])
+        let x: &Pool = self.pools[..DIMS].try_into().expect("DIMS values");
+        let o: &Pool = self.pools[DIMS..].try_into().expect("DIMS values");
+        if side == 0 {
+            self.net.evaluate(x, o)
+        } else {
+            self.net.evaluate(o, x)
+        }
     }
 
-    /// The pools (for consistency checks).
+    /// The pools, X's then O's (for consistency checks).
     #[must_use]
-    pub fn pools(&self) -> &[Pool; 2] {
+    pub fn pools(&self) -> &[i32; 2 * DIMS] {
         &self.pools
     }
 
     /// The vectors of cell `idx` (for consistency checks).
     #[must_use]
-    pub fn pre_of(&self, idx: usize) -> [[i16; DIMS]; 2] {
+    pub fn pre_of(&self, idx: usize) -> Views {
         self.pre[idx]
     }
+}
+
+/// The index of direction `d`'s (X's pattern, O's pattern) pair in the views table.
+#[inline]
+fn view_pair(keys: [u16; 2], d: usize) -> usize {
+    key_pattern(keys[0], d) as usize * 10 + key_pattern(keys[1], d) as usize
+}
+
+/// All ones when `counted`, else zero.
+#[inline]
+fn mask(counted: bool) -> i16 {
+    -i16::from(counted)
+}
+
+/// A vector value clipped to `[0, QA]`.
+#[inline]
+fn clip(x: i16) -> i16 {
+    x.clamp(0, QA as i16)
 }
 
 #[cfg(test)]
@@ -380,18 +438,16 @@ impl Net {
     pub fn random(seed: u64) -> Net {
         let mut rng = crate::rng::Rng::seeded(seed);
         let mut small = |r: i32| (rng.below((2 * r + 1) as usize) as i32) - r;
-        Net {
-            pair: (0..PAIRS)
-                .map(|_| std::array::from_fn(|_| small(40) as i16))
-                .collect(),
-            cell_bias: std::array::from_fn(|_| small(60) as i16),
-            hidden: (0..HIDDEN)
-                .map(|_| std::array::from_fn(|_| small(100)))
-                .collect(),
-            hidden_bias: std::array::from_fn(|_| small(60)),
-            out: std::array::from_fn(|_| small(5000)),
-            out_bias: small(50),
-        }
+        let pair = (0..PAIRS)
+            .map(|_| std::array::from_fn(|_| small(40) as i16))
+            .collect();
+        let cell_bias = std::array::from_fn(|_| small(60) as i16);
+        let hidden = (0..HIDDEN)
+            .map(|_| std::array::from_fn(|_| small(100)))
+            .collect();
+        let hidden_bias = std::array::from_fn(|_| small(60));
+        let out = std::array::from_fn(|_| small(5000));
+        Net::new(pair, cell_bias, hidden, hidden_bias, out, small(50))
     }
 }
 
@@ -415,12 +471,29 @@ mod tests {
         let bad = text.replacen("\n0 ", "\nx ", 1).replacen("\n1 ", "\nx ", 1);
         let err = Net::parse(&format!("{bad}\nzz")).unwrap_err();
         assert!(err.contains("is not a whole number"), "{err}");
-        let wide = text.replacen("# cell bias\n", "# cell bias\n40000 ", 1);
-        let err = Net::parse(&wide).unwrap_err();
+        // A weight the search's integer arithmetic cannot take.
+        let mut net = Net::random(1);
+        net.hidden[3][5] = MAX_WEIGHT + 1;
+        let err = Net::parse(&net.to_text("t")).unwrap_err();
         assert!(
-            err.contains("numbers") || err.contains("out of range"),
+            err.contains("out of range for a hidden unit's weight"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_cell_counts_when_a_pattern_is_a_two_or_more() {
+        use crate::search::pattern::Pattern;
+        use crate::search::threat::with_pattern;
+        for own in Pattern::ALL {
+            for other in Pattern::ALL {
+                for d in 0..4 {
+                    let (a, b) = (with_pattern(0x1111, d, own), with_pattern(0x2222, d, other));
+                    let want = own >= Pattern::B2 || other >= Pattern::B2;
+                    assert_eq!(counts(a, b), want, "{own:?} {other:?} {d}");
+                }
+            }
+        }
     }
 
     #[test]
