@@ -129,7 +129,7 @@ pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) 
     let started = Instant::now();
     if settings.label_nodes > 0 {
         for set in [&mut train_set, &mut held_out] {
-            label(set, &used, settings, k);
+            label(set, &used, table, settings, k);
         }
     }
     let label_secs = started.elapsed().as_secs_f64();
@@ -224,12 +224,20 @@ fn cells_of(board: &Board) -> Vec<[u8; 4]> {
 
 /// Mixes into each sample's target the win chance of a search of its position by the tables
 /// (`label_nodes` nodes from an empty table: the same on every run), on `threads` threads.
-fn label(set: &mut [Sample], games: &[&RecordedGame], settings: TrainSettings, k: f64) {
+fn label(
+    set: &mut [Sample],
+    games: &[&RecordedGame],
+    table: &'static WeightTable,
+    settings: TrainSettings,
+    k: f64,
+) {
     let per = set.len().div_ceil(settings.threads.max(1)).max(1);
     std::thread::scope(|scope| {
         for chunk in set.chunks_mut(per) {
             scope.spawn(move || {
                 let mut engine = Engine::new(16);
+                // The tables' search, whatever network is shipped: the labels stay the same.
+                engine.set_weights(Some(table));
                 let limits = Limits::nodes(settings.label_nodes);
                 for s in chunk {
                     let game = games[s.game as usize];
@@ -585,11 +593,18 @@ mod tests {
             ..TrainSettings::default()
         };
         let mut two = set.clone();
-        label(&mut two, &used, settings, 0.0005);
+        label(
+            &mut two,
+            &used,
+            WeightTable::shipped(Variant::Freestyle),
+            settings,
+            0.0005,
+        );
         let mut one = set.clone();
         label(
             &mut one,
             &used,
+            WeightTable::shipped(Variant::Freestyle),
             TrainSettings {
                 threads: 1,
                 ..settings

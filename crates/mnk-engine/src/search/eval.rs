@@ -43,13 +43,16 @@ pub fn evaluate(board: &Board) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::weight_table::{Variant, WeightTable};
     use mnk_core::{Position, Rules};
 
     #[test]
     fn symmetric_positions_favour_the_mover_and_threats_count() {
         let rules: Rules = "15x15x5".parse().unwrap();
         // Equal sums (an empty board): the mover is ahead by its extra quarters, a tempo.
-        let empty = Board::from_position(&Position::new(rules));
+        // The tables' terms (15×15 freestyle is judged by the network, see super::net).
+        let table = WeightTable::shipped(Variant::of(&rules));
+        let empty = Board::with_weights(&Position::new(rules), table);
         let terms = &empty.weights().weights().eval;
         let sum = empty.score_sum(0);
         assert_eq!(empty.score_sum(1), sum);
@@ -61,7 +64,7 @@ mod tests {
             .map(|c| c.parse().unwrap())
             .collect();
         let pos = Position::from_moves(rules, &three).unwrap();
-        let v = evaluate(&Board::from_position(&pos));
+        let v = evaluate(&Board::with_weights(&pos, table));
         assert!(v > 0, "{v}");
     }
 }

@@ -492,10 +492,19 @@ impl WeightTable {
         })
     }
 
-    /// The shipped table for games under `rules`.
+    /// The shipped evaluation for games under `rules`: the variant's table, with the shipped
+    /// network in place of its sums where one covers the rules ([`Net::shipped_for`]).
     #[must_use]
     pub fn for_rules(rules: &Rules) -> &'static WeightTable {
-        WeightTable::shipped(Variant::of(rules))
+        static WITH_NET: OnceLock<WeightTable> = OnceLock::new();
+        let variant = Variant::of(rules);
+        match Net::shipped_for(rules) {
+            Some(net) => WITH_NET.get_or_init(|| {
+                WeightTable::new(WeightTable::shipped(variant).weights().clone())
+                    .with_net(Some(net))
+            }),
+            None => WeightTable::shipped(variant),
+        }
     }
 
     /// A table kept for the rest of the process (loaded from a file once per run: a match or a
