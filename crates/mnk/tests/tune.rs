@@ -1,5 +1,6 @@
-//! `mnk tune` end to end: a quick match records games, the tuner fits a table to them that lowers
-//! the error, and a match plays with the new table; bad files get clear messages.
+//! `mnk tune` and `mnk train-net` end to end: a quick match records games, the tuner fits a table
+//! to them that lowers the error (the trainer a network), and a match plays with what they wrote;
+//! bad files get clear messages.
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -194,6 +195,138 @@ fn tune_explains_files_it_cannot_use() {
     refused(
         &["match", "level6", "level6", "--weights-a", path(&garbage)],
         "weight table",
+    );
+    assert!(!out_file.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
+    let dir = scratch("net");
+    let games = dir.join("games.txt");
+    let net = dir.join("net.txt");
+    let out = mnk(&[
+        "match",
+        "level5",
+        "level4",
+        "--games",
+        "24",
+        "--nodes",
+        "3000",
+        "--time-ms",
+        "2000",
+        "--quiet",
+        "--record",
+        path(&games),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let train = |to: &PathBuf| {
+        mnk(&[
+            "train-net",
+            path(&games),
+            "--out",
+            path(to),
+            "--epochs",
+            "8",
+            "--label-nodes",
+            "300",
+            "--threads",
+            "2",
+        ])
+    };
+    let out = train(&net);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}{stdout}", text(&out.stderr));
+    assert!(stdout.contains("epoch   8: held-out error"), "{stdout}");
+    // Both errors are reported (18 games are too few to learn from: the unit tests check that
+    // it learns, crates/mnk-engine/src/train.rs).
+    let tables = number_after(&stdout, "Held-out error: tables ");
+    let learnt = number_after(&stdout, ", network ");
+    assert!(
+        (0.0..=1.0).contains(&tables) && (0.0..=1.0).contains(&learnt),
+        "{stdout}"
+    );
+    let written = std::fs::read_to_string(&net).unwrap();
+    assert!(written.contains("trained by `mnk train-net`"), "{written}");
+    // A match plays with it, and with none.
+    let out = mnk(&[
+        "match",
+        "level6",
+        "level6",
+        "--games",
+        "2",
+        "--nodes",
+        "2000",
+        "--time-ms",
+        "2000",
+        "--quiet",
+        "--net-a",
+        path(&net),
+        "--net-b",
+        "none",
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("level6 (net net.txt) vs level6 (net none)"),
+        "{stdout}"
+    );
+    // The same games and settings give the same network, whatever the threads of the labels.
+    let again = dir.join("again.txt");
+    assert!(train(&again).status.success());
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), written);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn train_net_and_match_explain_files_they_cannot_use() {
+    let dir = scratch("badnet");
+    let out_file = dir.join("out.net");
+    let refused = |args: &[&str], expected: &str| {
+        let out = mnk(args);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    let missing = dir.join("missing.txt");
+    refused(
+        &["train-net", path(&missing), "--out", path(&out_file)],
+        "cannot read",
+    );
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    refused(
+        &["train-net", path(&empty), "--out", path(&out_file)],
+        "hold no games",
+    );
+    let one = dir.join("one.txt");
+    std::fs::write(&one, "15x15x5\t1-0\tline\t0\th8 a1 i8 a2 j8 a3 k8 a4 l8\n").unwrap();
+    refused(
+        &["train-net", path(&one), "--out", path(&out_file)],
+        "too few quiet positions",
+    );
+    refused(
+        &[
+            "train-net",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--result-weight",
+            "2",
+        ],
+        "a share is a number from 0 to 1",
+    );
+    let garbage = dir.join("garbage.net");
+    std::fs::write(&garbage, "# a network?\n1 2 three\n").unwrap();
+    refused(
+        &["match", "level6", "level6", "--net-a", path(&garbage)],
+        "garbage.net: line 2: 'three' is not a whole number",
+    );
+    std::fs::write(&garbage, "1 2 3\n").unwrap();
+    refused(
+        &["match", "level6", "level6", "--net-b", path(&garbage)],
+        "a network holds",
     );
     assert!(!out_file.exists());
     let _ = std::fs::remove_dir_all(&dir);

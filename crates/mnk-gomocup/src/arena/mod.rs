@@ -267,6 +267,14 @@ pub enum MatchError {
         /// What is wrong.
         reason: String,
     },
+    /// A network file cannot be used.
+    #[error("network {path}: {reason}")]
+    Net {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The games could not be saved or recorded.
     #[error("cannot save the games to {path}: {reason}")]
     Save {
@@ -690,35 +698,26 @@ fn engine_config(
     }
 }
 
-/// Reads the weight tables `--weights-a` and `--weights-b` name.
+/// The evaluation of each player's engine: the weight tables `--weights-a` and `--weights-b`
+/// name, with the networks `--net-a` and `--net-b` name (`none`: the tables' sums); `None` for
+/// the shipped evaluation of the rules.
 fn load_weights(args: &MatchArgs) -> Result<[Option<&'static WeightTable>; 2], MatchError> {
     let load = |table: &Option<PathBuf>,
                 net: &Option<PathBuf>|
      -> Result<Option<&'static WeightTable>, MatchError> {
-        let read = |path: &PathBuf| {
-            std::fs::read_to_string(path).map_err(|e| MatchError::Weights {
-                path: path.display().to_string(),
-                reason: e.to_string(),
-            })
-        };
         let weights = match table {
             None if net.is_none() => return Ok(None),
             None => WeightTable::for_rules(&args.rules).weights().clone(),
-            Some(path) => Weights::parse(&read(path)?).map_err(|e| MatchError::Weights {
-                path: path.display().to_string(),
-                reason: e.to_string(),
-            })?,
+            Some(path) => read_with(path, |text| Weights::parse(text).map_err(|e| e.to_string()))
+                .map_err(|(path, reason)| MatchError::Weights { path, reason })?,
         };
-        let shipped_net = WeightTable::for_rules(&args.rules).net();
         let net = match net {
-            None => shipped_net,
+            None => WeightTable::for_rules(&args.rules).net(),
             Some(path) if path.as_os_str() == "none" => None,
-            Some(path) => Some(&*Box::leak(Box::new(Net::parse(&read(path)?).map_err(
-                |reason| MatchError::Weights {
-                    path: path.display().to_string(),
-                    reason,
-                },
-            )?))),
+            Some(path) => Some(&*Box::leak(Box::new(
+                read_with(path, Net::parse)
+                    .map_err(|(path, reason)| MatchError::Net { path, reason })?,
+            ))),
         };
         Ok(Some(Box::leak(Box::new(
             WeightTable::new(weights).with_net(net),
@@ -728,6 +727,16 @@ fn load_weights(args: &MatchArgs) -> Result<[Option<&'static WeightTable>; 2], M
         load(&args.weights_a, &args.net_a)?,
         load(&args.weights_b, &args.net_b)?,
     ])
+}
+
+/// Reads the file `path` and parses it, or says which file and why not.
+fn read_with<T>(
+    path: &PathBuf,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<T, (String, String)> {
+    let name = || path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| (name(), e.to_string()))?;
+    parse(&text).map_err(|reason| (name(), reason))
 }
 
 /// Refuses a swap opening the rules or the players cannot play.
