@@ -22,10 +22,10 @@ use std::time::Instant;
 use crate::chance::{fit_scale, sigmoid};
 use crate::rng::Rng;
 use crate::search::board::Board;
-use crate::search::eval::{evaluate, EVAL_LIMIT};
+use crate::search::eval::evaluate;
 use crate::search::net::{
-    counts, pairs, Net, DIMS, HIDDEN, MAX_CELL_WEIGHT, MAX_HIDDEN_BIAS, MAX_OUT, MAX_WEIGHT, PAIRS,
-    POOL_SCALE, QA, QO, QW,
+    counts, pairs, Net, DIMS, HIDDEN, MAX_CELL_WEIGHT, MAX_HIDDEN_BIAS, MAX_OUT, MAX_OUT_BIAS,
+    MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
 };
 use crate::search::weight_table::{Variant, WeightTable};
 use crate::search::Engine;
@@ -466,7 +466,8 @@ impl Model {
             hidden,
             hidden_bias,
             out,
-            ((f64::from(self.w[OUT_BIAS_AT]) / k).round() as i32).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+            ((f64::from(self.w[OUT_BIAS_AT]) / k).round() as i32)
+                .clamp(-MAX_OUT_BIAS, MAX_OUT_BIAS),
         )
     }
 }

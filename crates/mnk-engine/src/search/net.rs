@@ -23,7 +23,6 @@
 
 use std::fmt::Write as _;
 
-use super::eval::EVAL_LIMIT;
 use super::threat::key_pattern;
 
 /// Values per cell vector.
@@ -54,6 +53,9 @@ pub const MAX_HIDDEN_BIAS: i32 = 1 << 20;
 /// The largest output weight (in 1/[`QO`] of an evaluation unit): 32 of them times [`QA`] fit
 /// in i32.
 pub const MAX_OUT: i32 = 1 << 18;
+
+/// The largest output bias, in evaluation units (the evaluation's own limit).
+pub const MAX_OUT_BIAS: i32 = 20_000;
 
 /// One player's pool: the sum of the cell vectors seen from that player's side.
 pub type Pool = [i32; DIMS];
@@ -223,7 +225,7 @@ impl Net {
         let hidden_values = take(HIDDEN * 2 * DIMS, MAX_WEIGHT, "a hidden unit's weight")?;
         let hidden_bias = take(HIDDEN, MAX_HIDDEN_BIAS, "a hidden bias")?;
         let out = take(HIDDEN, MAX_OUT, "an output weight")?;
-        let out_bias = take(1, EVAL_LIMIT, "the output bias")?;
+        let out_bias = take(1, MAX_OUT_BIAS, "the output bias")?;
         let as_i16 = |v: &[i32]| -> [i16; DIMS] { std::array::from_fn(|j| v[j] as i16) };
         Ok(Net::new(
             pair_values.chunks(DIMS).map(as_i16).collect(),
