@@ -2,25 +2,18 @@
 
 use std::path::PathBuf;
 
-use mnk_engine::search::weight_table::Variant;
 use mnk_engine::train::{train, TrainSettings};
 
-use crate::tune::{read_games, variant};
+use crate::tune::RecordedArgs;
 
 /// Arguments of `mnk train-net`.
 #[derive(clap::Args, Debug)]
 pub struct TrainNetArgs {
-    /// Record files written by `mnk match --record` (games of other variants, repeated games and
-    /// games lost by a fault are skipped).
-    #[arg(required = true, value_name = "GAMES")]
-    games: Vec<PathBuf>,
+    #[command(flatten)]
+    recorded: RecordedArgs,
     /// Where to write the network.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// The variant: freestyle, exact, unbounded, renju or caro (default: the variant of the
-    /// first game).
-    #[arg(long, value_parser = variant)]
-    variant: Option<Variant>,
     /// Passes over the positions, 1 to 1000.
     #[arg(long, value_name = "N", default_value_t = TrainSettings::default().epochs,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
@@ -51,12 +44,7 @@ fn share(text: &str) -> Result<f32, String> {
 
 /// Runs `mnk train-net`.
 pub fn run(args: &TrainNetArgs) -> Result<(), String> {
-    let games = read_games(&args.games)?;
-    let variant = match (args.variant, games.first()) {
-        (Some(v), _) => v,
-        (None, Some(g)) => Variant::of(&g.rules),
-        (None, None) => return Err("the record files hold no games".into()),
-    };
+    let (games, variant) = args.recorded.read()?;
     let settings = TrainSettings {
         epochs: args.epochs,
         label_nodes: args.label_nodes,
@@ -81,7 +69,6 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     for (i, e) in trained.epoch_errors.iter().enumerate() {
         println!("epoch {:>3}: held-out error {e:.6}", i + 1);
     }
-    let sources: Vec<String> = args.games.iter().map(|p| p.display().to_string()).collect();
     let labels = if args.label_nodes == 0 {
         "the game results".to_string()
     } else {
@@ -100,7 +87,7 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         args.seed,
         trained.train_positions,
         trained.games,
-        sources.join(", "),
+        args.recorded.sources(),
         trained.k,
         trained.held_out_positions,
         trained.table_error,

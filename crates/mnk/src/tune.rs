@@ -8,20 +8,46 @@ use mnk_engine::tune::{parse_records, tune, RecordedGame, Samples, TuneSettings}
 /// Most gradient steps (`--iterations`).
 const MAX_ITERATIONS: u64 = 100_000;
 
-/// Arguments of `mnk tune`.
+/// The recorded games a tuning or training run reads, and the variant it learns.
 #[derive(clap::Args, Debug)]
-pub struct TuneArgs {
+pub struct RecordedArgs {
     /// Record files written by `mnk match --record` (games of other variants, repeated games and
     /// games lost by a fault are skipped).
     #[arg(required = true, value_name = "GAMES")]
-    games: Vec<PathBuf>,
+    pub games: Vec<PathBuf>,
+    /// The variant: freestyle, exact, unbounded, renju or caro (default: the variant of the
+    /// first game).
+    #[arg(long, value_parser = variant)]
+    variant: Option<Variant>,
+}
+
+impl RecordedArgs {
+    /// Every game of the files, and the variant to learn.
+    pub fn read(&self) -> Result<(Vec<RecordedGame>, Variant), String> {
+        let games = read_games(&self.games)?;
+        let variant = match (self.variant, games.first()) {
+            (Some(v), _) => v,
+            (None, Some(g)) => Variant::of(&g.rules),
+            (None, None) => return Err("the record files hold no games".into()),
+        };
+        Ok((games, variant))
+    }
+
+    /// The files, as the written table or network names them.
+    pub fn sources(&self) -> String {
+        let names: Vec<String> = self.games.iter().map(|p| p.display().to_string()).collect();
+        names.join(", ")
+    }
+}
+
+/// Arguments of `mnk tune`.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    recorded: RecordedArgs,
     /// Where to write the new weight table.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// The table to tune: freestyle, exact, unbounded, renju or caro (default: the variant of
-    /// the first game).
-    #[arg(long, value_parser = variant)]
-    variant: Option<Variant>,
     /// The table to start from (default: the shipped one of the variant).
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
@@ -32,7 +58,7 @@ pub struct TuneArgs {
 }
 
 /// Reads a variant's name (`--variant`).
-pub fn variant(text: &str) -> Result<Variant, String> {
+fn variant(text: &str) -> Result<Variant, String> {
     Variant::ALL
         .into_iter()
         .find(|v| v.name() == text.trim())
@@ -57,12 +83,7 @@ pub fn read_games(paths: &[PathBuf]) -> Result<Vec<RecordedGame>, String> {
 
 /// Runs `mnk tune`.
 pub fn run(args: &TuneArgs) -> Result<(), String> {
-    let games = read_games(&args.games)?;
-    let variant = match (args.variant, games.first()) {
-        (Some(v), _) => v,
-        (None, Some(g)) => Variant::of(&g.rules),
-        (None, None) => return Err("the record files hold no games".into()),
-    };
+    let (games, variant) = args.recorded.read()?;
     let start = match &args.start {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -87,7 +108,6 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         ..TuneSettings::default()
     };
     let tuned = tune(&samples, &start, settings);
-    let sources: Vec<String> = args.games.iter().map(|p| p.display().to_string()).collect();
     let title = format!(
         "mnk evaluation weights: {}, tuned by `mnk tune` ({} iterations) on {} positions of {} games\n\
          ({}), K = {:.6}, error {:.6} before, {:.6} after.{}",
@@ -95,7 +115,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         args.iterations,
         tuned.positions,
         samples.games,
-        sources.join(", "),
+        args.recorded.sources(),
         tuned.k,
         tuned.error_before,
         tuned.error_after,

@@ -29,6 +29,15 @@ fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
 
+/// Runs `mnk args` and checks that it fails, saying `expected`, without a panic.
+fn refused(args: &[&str], expected: &str) {
+    let out = mnk(args);
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "{args:?} was accepted");
+    assert!(err.contains(expected), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// The number after `label` in `out`.
 fn number_after(out: &str, label: &str) -> f64 {
     let rest = &out[out
@@ -124,13 +133,6 @@ fn tune_lowers_the_error_on_recorded_games() {
 fn tune_explains_files_it_cannot_use() {
     let dir = scratch("bad");
     let out_file = dir.join("out.txt");
-    let refused = |args: &[&str], expected: &str| {
-        let out = mnk(args);
-        let err = text(&out.stderr);
-        assert!(!out.status.success(), "{args:?} was accepted");
-        assert!(err.contains(expected), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
-    };
     let missing = dir.join("missing.txt");
     refused(
         &["tune", path(&missing), "--out", path(&out_file)],
@@ -282,13 +284,6 @@ fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
 fn train_net_and_match_explain_files_they_cannot_use() {
     let dir = scratch("badnet");
     let out_file = dir.join("out.net");
-    let refused = |args: &[&str], expected: &str| {
-        let out = mnk(args);
-        let err = text(&out.stderr);
-        assert!(!out.status.success(), "{args:?} was accepted");
-        assert!(err.contains(expected), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{err}");
-    };
     let missing = dir.join("missing.txt");
     refused(
         &["train-net", path(&missing), "--out", path(&out_file)],
