@@ -54,11 +54,11 @@ impl SizeClass {
 /// itself; docs/strength.md, "Win chances"). A class not listed takes its rule set's standard
 /// board, and a rule set not listed freestyle's.
 pub const SCALES: [(Variant, SizeClass, f64); 5] = [
-    (Variant::Freestyle, SizeClass::Standard, 0.000_274),
-    (Variant::Freestyle, SizeClass::Large, 0.000_223),
+    (Variant::Freestyle, SizeClass::Standard, 0.000_281),
+    (Variant::Freestyle, SizeClass::Large, 0.000_290),
     (Variant::Exact, SizeClass::Standard, 0.000_328),
-    (Variant::Renju, SizeClass::Standard, 0.000_500),
-    (Variant::Caro, SizeClass::Standard, 0.000_386),
+    (Variant::Renju, SizeClass::Standard, 0.000_442),
+    (Variant::Caro, SizeClass::Standard, 0.000_266),
 ];
 
 /// The scale `K` for positions under `rules`.
