@@ -24,8 +24,8 @@ use crate::rng::Rng;
 use crate::search::board::Board;
 use crate::search::eval::evaluate;
 use crate::search::net::{
-    counts, pairs, Net, DIMS, HIDDEN, MAX_CELL_WEIGHT, MAX_HIDDEN_BIAS, MAX_OUT, MAX_OUT_BIAS,
-    MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
+    counts, pairs, Accumulator, Net, DIMS, HIDDEN, MAX_CELL_WEIGHT, MAX_HIDDEN_BIAS, MAX_OUT,
+    MAX_OUT_BIAS, MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
 };
 use crate::search::weight_table::{Variant, WeightTable};
 use crate::search::Engine;
@@ -281,12 +281,13 @@ fn mean_error(set: &[Sample], chance: impl Fn(&Sample) -> f64) -> f64 {
 }
 
 fn int_eval(net: &Net, s: &Sample) -> i32 {
-    let mut pools = [[0i32; DIMS]; 2];
-    for c in &s.cells {
+    // The board's own sums, with the mover's keys first (view 0).
+    let mut acc = Accumulator::new(net, s.cells.len());
+    for (i, c) in s.cells.iter().enumerate() {
         let (own, other) = keys_of(*c);
-        net.update(&mut pools, [own, other], 1);
+        acc.add_cell(i, [own, other]);
     }
-    net.evaluate(&pools[0], &pools[1])
+    acc.evaluate(0)
 }
 
 /// Packed keys with the cell's four pairs (own in the first).

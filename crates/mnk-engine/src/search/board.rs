@@ -63,7 +63,7 @@ pub struct Board {
     /// The evaluation's values.
     weights: &'static WeightTable,
     /// The learnt evaluation's sums, if the table has a network (`None` too while paused).
-    acc: Option<Accumulator>,
+    acc: Option<Accumulator<'static>>,
     /// Per player, the threat class and value of each key (renju values the colours apart).
     cells: [CellTable; 2],
     bounded: bool,
@@ -444,12 +444,12 @@ impl Board {
     /// searches, which play many moves and evaluate none. Every move played meanwhile must be
     /// taken back before resuming, so the pools are those of before the pause.
     #[must_use]
-    pub fn pause_net(&mut self) -> Option<Accumulator> {
+    pub fn pause_net(&mut self) -> Option<Accumulator<'static>> {
         self.acc.take()
     }
 
     /// Follows the network again after [`Board::pause_net`] (give it what that returned).
-    pub fn resume_net(&mut self, acc: Option<Accumulator>) {
+    pub fn resume_net(&mut self, acc: Option<Accumulator<'static>>) {
         self.acc = acc;
     }
 

@@ -134,38 +134,6 @@ impl Net {
         }
     }
 
-    /// A cell's vector before clipping, seen by the player whose key is `own`: the bias and
-    /// its four directions' rows (wrapping sums: the trainer keeps every row and the bias
-    /// within [`MAX_CELL_WEIGHT`], so five of them never wrap).
-    #[inline]
-    #[must_use]
-    pub fn pre(&self, own: u16, other: u16) -> [i16; DIMS] {
-        let mut v = self.cell_bias;
-        for p in pairs(own, other) {
-            add_row(&mut v, &self.pair[p]);
-        }
-        v
-    }
-
-    /// A cell's clipped vector seen by the player whose key is `own` (zero when the cell does
-    /// not take part).
-    #[inline]
-    #[must_use]
-    pub fn cell(&self, own: u16, other: u16) -> [i16; DIMS] {
-        contribution(&self.pre(own, other), counts(own, other))
-    }
-
-    /// Adds (`sign` 1) or removes (-1) a cell with keys `keys` (X's, O's) from both pools.
-    #[inline]
-    pub fn update(&self, pools: &mut [Pool; 2], keys: [u16; 2], sign: i32) {
-        for p in 0..2 {
-            let v = self.cell(keys[p], keys[1 - p]);
-            for (s, x) in pools[p].iter_mut().zip(v) {
-                *s += sign * i32::from(x);
-            }
-        }
-    }
-
     /// The evaluation for the side whose pool is `own`, against `other`'s.
     #[must_use]
     pub fn evaluate(&self, own: &Pool, other: &Pool) -> i32 {
@@ -278,25 +246,6 @@ impl Net {
     }
 }
 
-/// `v += row`, wrapping (see [`Net::pre`]).
-#[inline]
-fn add_row(v: &mut [i16; DIMS], row: &[i16; DIMS]) {
-    for (x, r) in v.iter_mut().zip(row) {
-        *x = x.wrapping_add(*r);
-    }
-}
-
-/// A cell's part in a pool: its vector clipped to `[0, QA]`, or nothing if it does not take
-/// part.
-#[inline]
-fn contribution(pre: &[i16; DIMS], counted: bool) -> [i16; DIMS] {
-    if counted {
-        pre.map(|x| x.clamp(0, QA as i16))
-    } else {
-        [0; DIMS]
-    }
-}
-
 /// Both players' pools side by side: X's view, then O's.
 type Pools = [i32; 2 * DIMS];
 /// A cell's vectors before clipping, X's view then O's.
@@ -306,8 +255,8 @@ type Views = [i16; 2 * DIMS];
 /// clipping in both views, and what [`Accumulator::undo_move`] restores. Both views sit in one
 /// row, so a change reads one table row for both.
 #[derive(Clone, Debug)]
-pub struct Accumulator {
-    net: &'static Net,
+pub struct Accumulator<'n> {
+    net: &'n Net,
     pools: Pools,
     pre: Vec<Views>,
     /// Per move made with logging: the pools before it and the length of `pre_log`.
@@ -316,10 +265,10 @@ pub struct Accumulator {
     pre_log: Vec<(u32, Views)>,
 }
 
-impl Accumulator {
+impl<'n> Accumulator<'n> {
     /// Empty pools for a board of `slots` cells (every cell is then added once).
     #[must_use]
-    pub fn new(net: &'static Net, slots: usize) -> Accumulator {
+    pub fn new(net: &'n Net, slots: usize) -> Accumulator<'n> {
         Accumulator {
             net,
             pools: [0; 2 * DIMS],
@@ -331,6 +280,7 @@ impl Accumulator {
 
     /// Computes the empty cell `idx` from its keys and adds it to the pools.
     pub fn add_cell(&mut self, idx: usize, keys: [u16; 2]) {
+        // Wrapping sums: every row and the bias are within MAX_CELL_WEIGHT, so five never wrap.
         let mut pre = self.net.views_bias;
         for d in 0..4 {
             let row = &self.net.views[view_pair(keys, d)];
@@ -548,17 +498,21 @@ mod tests {
     #[test]
     fn cells_no_line_reaches_count_nothing() {
         let net = Net::random(2);
+        let pooled = |keys: [u16; 2]| {
+            let mut acc = Accumulator::new(&net, 1);
+            acc.add_cell(0, keys);
+            *acc.pools()
+        };
         // F1 in every direction for both (an empty neighbourhood): no part.
         let lone = 0x2222;
         assert!(!counts(lone, lone));
-        assert_eq!(net.cell(lone, lone), [0; DIMS]);
-        // An open two of the opponent's in one direction: the cell counts for both sides.
+        assert_eq!(pooled([lone, lone]), [0; 2 * DIMS]);
+        // An open two of O's in one direction: the cell counts in both views.
         let two = 0x2224;
         assert!(counts(lone, two) && counts(two, lone));
         assert_eq!(pairs(lone, two), [24, 22, 22, 22]);
-        assert!(net
-            .cell(lone, two)
-            .iter()
-            .all(|&x| (0..=QA as i16).contains(&x)));
+        let pools = pooled([lone, two]);
+        assert!(pools.iter().all(|&x| (0..=QA).contains(&x)));
+        assert_ne!(pools, [0; 2 * DIMS]);
     }
 }
