@@ -384,32 +384,9 @@ fn clip(x: i16) -> i16 {
     x.clamp(0, QA as i16)
 }
 
-/// The longest side of a board the shipped network plays (its pools are read up to
+/// The longest side of a board a shipped network plays (its pools are read up to
 /// [`POOL_MAX`], and it learnt from 15×15 games).
 pub const MAX_NET_SIDE: u32 = 20;
-
-impl Net {
-    /// The shipped network for `rules`, if one covers them: five or more in a row on a
-    /// bounded board of at most [`MAX_NET_SIDE`] a side (elsewhere the tables' sums judge).
-    #[must_use]
-    pub fn shipped_for(rules: &mnk_core::Rules) -> Option<&'static Net> {
-        let covered = rules.win() == mnk_core::Win::Freestyle
-            && rules.k() == 5
-            && matches!(rules.board(), mnk_core::Board::Bounded { width, height }
-                if width <= MAX_NET_SIDE && height <= MAX_NET_SIDE);
-        covered.then(Net::freestyle)
-    }
-
-    /// The shipped freestyle network (`weights/freestyle.net`).
-    fn freestyle() -> &'static Net {
-        static NET: std::sync::OnceLock<Net> = std::sync::OnceLock::new();
-        NET.get_or_init(|| {
-            // The shipped file is checked by the tests: this cannot fail in a tested build.
-            Net::parse(include_str!("../../weights/freestyle.net"))
-                .unwrap_or_else(|e| panic!("the shipped network freestyle.net: {e}"))
-        })
-    }
-}
 
 #[cfg(test)]
 impl Net {
@@ -433,26 +410,6 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_shipped_network_covers_freestyle_five_up_to_its_largest_board() {
-        let net = |text: &str| Net::shipped_for(&text.parse().unwrap());
-        for covered in ["15x15x5", "20x20x5", "9x9x5", "gomoku15"] {
-            let shipped = net(covered).unwrap_or_else(|| panic!("{covered}"));
-            assert_eq!(Net::parse(&shipped.to_text("again")).unwrap(), *shipped);
-        }
-        for other in [
-            "15x15x5,exact",
-            "15x15x5,renju",
-            "15x15x5,caro",
-            "15x15x4",
-            "15x15x6",
-            "21x21x5",
-            "infx5",
-        ] {
-            assert!(net(other).is_none(), "{other}");
-        }
-    }
 
     #[test]
     fn a_network_reads_back_what_it_writes() {

@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 
 use mnk_core::{Rules, Win};
 
-use super::net::Net;
+use super::net::{Net, MAX_NET_SIDE};
 use super::pattern::Pattern;
 use super::threat::{classify, key_pattern, pack_info};
 
@@ -94,6 +94,18 @@ impl Variant {
             Variant::Unbounded => include_str!("../../weights/unbounded.txt"),
             Variant::Renju => include_str!("../../weights/renju.txt"),
             Variant::Caro => include_str!("../../weights/caro.txt"),
+        }
+    }
+
+    /// The shipped network's file for this variant, if it has one. Exactly five plays the
+    /// freestyle network: it reads the line patterns as exactly five classifies them, and a
+    /// network trained on exactly-five games played no better (docs/strength.md).
+    fn net_source(self) -> Option<&'static str> {
+        match self {
+            Variant::Freestyle | Variant::Exact => {
+                Some(include_str!("../../weights/freestyle.net"))
+            }
+            Variant::Unbounded | Variant::Renju | Variant::Caro => None,
         }
     }
 }
@@ -483,8 +495,7 @@ impl WeightTable {
     #[must_use]
     pub fn shipped(variant: Variant) -> &'static WeightTable {
         static TABLES: [OnceLock<WeightTable>; 5] = [const { OnceLock::new() }; 5];
-        let i = Variant::ALL.iter().position(|&v| v == variant).unwrap_or(0);
-        TABLES[i].get_or_init(|| {
+        TABLES[variant as usize].get_or_init(|| {
             // The shipped files are checked by the tests: this cannot fail in a tested build.
             let weights = Weights::parse(variant.source())
                 .unwrap_or_else(|e| panic!("the shipped table {}.txt: {e}", variant.name()));
@@ -493,18 +504,43 @@ impl WeightTable {
     }
 
     /// The shipped evaluation for games under `rules`: the variant's table, with the shipped
-    /// network in place of its sums where one covers the rules ([`Net::shipped_for`]).
+    /// network in place of its sums where one covers the rules ([`WeightTable::shipped_net`]).
     #[must_use]
     pub fn for_rules(rules: &Rules) -> &'static WeightTable {
-        static WITH_NET: OnceLock<WeightTable> = OnceLock::new();
+        static WITH_NET: [OnceLock<WeightTable>; 5] = [const { OnceLock::new() }; 5];
         let variant = Variant::of(rules);
-        match Net::shipped_for(rules) {
-            Some(net) => WITH_NET.get_or_init(|| {
+        match WeightTable::shipped_net(rules) {
+            Some(net) => WITH_NET[variant as usize].get_or_init(|| {
                 WeightTable::new(WeightTable::shipped(variant).weights().clone())
                     .with_net(Some(net))
             }),
             None => WeightTable::shipped(variant),
         }
+    }
+
+    /// The shipped network for games under `rules`, if one covers them: five in a row on a
+    /// bounded board of at most [`MAX_NET_SIDE`] a side, in a variant with a trained network
+    /// (elsewhere the tables' sums judge).
+    #[must_use]
+    pub fn shipped_net(rules: &Rules) -> Option<&'static Net> {
+        static NETS: [OnceLock<Option<Net>>; 5] = [const { OnceLock::new() }; 5];
+        let fits = rules.k() == 5
+            && matches!(rules.board(), mnk_core::Board::Bounded { width, height }
+                if width <= MAX_NET_SIDE && height <= MAX_NET_SIDE);
+        if !fits {
+            return None;
+        }
+        let variant = Variant::of(rules);
+        NETS[variant as usize]
+            .get_or_init(|| {
+                // The shipped files are checked by the tests: this cannot fail in a tested build.
+                variant.net_source().map(|text| {
+                    Net::parse(text).unwrap_or_else(|e| {
+                        panic!("the shipped network {}.net: {e}", variant.name())
+                    })
+                })
+            })
+            .as_ref()
     }
 
     /// A table kept for the rest of the process (loaded from a file once per run: a match or a
@@ -555,6 +591,36 @@ impl CellTable {
 mod tests {
     use super::*;
     use crate::search::threat::{info_score, info_threat, threat_of};
+
+    #[test]
+    fn the_shipped_networks_cover_five_in_a_row_up_to_their_largest_board() {
+        let net = |text: &str| WeightTable::shipped_net(&text.parse().unwrap());
+        for covered in ["15x15x5", "20x20x5", "9x9x5", "gomoku15", "15x15x5,exact"] {
+            let shipped = net(covered).unwrap_or_else(|| panic!("{covered}"));
+            assert_eq!(Net::parse(&shipped.to_text("again")).unwrap(), *shipped);
+            let rules: Rules = covered.parse().unwrap();
+            assert_eq!(WeightTable::for_rules(&rules).net(), Some(shipped));
+        }
+        // Exactly five keeps its own table for everything but the sums.
+        let exact: Rules = "15x15x5,exact".parse().unwrap();
+        assert_eq!(
+            WeightTable::for_rules(&exact).weights(),
+            WeightTable::shipped(Variant::Exact).weights()
+        );
+        for other in [
+            "15x15x5,renju",
+            "15x15x5,caro",
+            "15x15x4",
+            "15x15x6",
+            "21x21x5",
+            "20x21x5,exact",
+            "infx5",
+        ] {
+            assert!(net(other).is_none(), "{other}");
+            let rules: Rules = other.parse().unwrap();
+            assert!(WeightTable::for_rules(&rules).net().is_none(), "{other}");
+        }
+    }
 
     #[test]
     fn shipped_tables_parse_and_print_back() {
