@@ -97,15 +97,17 @@ impl Variant {
         }
     }
 
-    /// The shipped network's file for this variant, if it has one. Exactly five plays the
-    /// freestyle network: it reads the line patterns as exactly five classifies them, and a
-    /// network trained on exactly-five games played no better (docs/strength.md).
+    /// The shipped network's file for this variant, if it has one. Every variant on a bounded
+    /// board plays the freestyle network: it reads the line patterns as the rules classify them
+    /// (no five of six under exactly five, none for black under renju, none closed at both ends
+    /// under caro), and networks trained on exactly-five and renju games played no better
+    /// (docs/strength.md, "The learnt evaluation"). The board without borders keeps its table.
     fn net_source(self) -> Option<&'static str> {
         match self {
-            Variant::Freestyle | Variant::Exact => {
+            Variant::Freestyle | Variant::Exact | Variant::Renju | Variant::Caro => {
                 Some(include_str!("../../weights/freestyle.net"))
             }
-            Variant::Unbounded | Variant::Renju | Variant::Caro => None,
+            Variant::Unbounded => None,
         }
     }
 }
@@ -595,27 +597,30 @@ mod tests {
     #[test]
     fn the_shipped_networks_cover_five_in_a_row_up_to_their_largest_board() {
         let net = |text: &str| WeightTable::shipped_net(&text.parse().unwrap());
-        for covered in ["15x15x5", "20x20x5", "9x9x5", "gomoku15", "15x15x5,exact"] {
+        for covered in [
+            "15x15x5",
+            "20x20x5",
+            "9x9x5",
+            "gomoku15",
+            "15x15x5,exact",
+            "15x15x5,renju",
+            "15x15x5,caro",
+        ] {
             let shipped = net(covered).unwrap_or_else(|| panic!("{covered}"));
             assert_eq!(Net::parse(&shipped.to_text("again")).unwrap(), *shipped);
             let rules: Rules = covered.parse().unwrap();
             assert_eq!(WeightTable::for_rules(&rules).net(), Some(shipped));
         }
-        // Exactly five keeps its own table for everything but the sums.
-        let exact: Rules = "15x15x5,exact".parse().unwrap();
-        assert_eq!(
-            WeightTable::for_rules(&exact).weights(),
-            WeightTable::shipped(Variant::Exact).weights()
-        );
-        for other in [
-            "15x15x5,renju",
-            "15x15x5,caro",
-            "15x15x4",
-            "15x15x6",
-            "21x21x5",
-            "20x21x5,exact",
-            "infx5",
-        ] {
+        // Each variant keeps its own table for everything but the sums.
+        for variant in ["15x15x5,exact", "15x15x5,renju", "15x15x5,caro"] {
+            let rules: Rules = variant.parse().unwrap();
+            assert_eq!(
+                WeightTable::for_rules(&rules).weights(),
+                WeightTable::shipped(Variant::of(&rules)).weights(),
+                "{variant}"
+            );
+        }
+        for other in ["15x15x4", "15x15x6", "21x21x5", "20x21x5,exact", "infx5"] {
             assert!(net(other).is_none(), "{other}");
             let rules: Rules = other.parse().unwrap();
             assert!(WeightTable::for_rules(&rules).net().is_none(), "{other}");
