@@ -56,9 +56,9 @@ impl SizeClass {
 pub const SCALES: [(Variant, SizeClass, f64); 5] = [
     (Variant::Freestyle, SizeClass::Standard, 0.000_281),
     (Variant::Freestyle, SizeClass::Large, 0.000_290),
-    (Variant::Exact, SizeClass::Standard, 0.000_328),
-    (Variant::Renju, SizeClass::Standard, 0.000_442),
-    (Variant::Caro, SizeClass::Standard, 0.000_266),
+    (Variant::Exact, SizeClass::Standard, 0.000_430),
+    (Variant::Renju, SizeClass::Standard, 0.000_267),
+    (Variant::Caro, SizeClass::Standard, 0.000_197),
 ];
 
 /// The scale `K` for positions under `rules`.
