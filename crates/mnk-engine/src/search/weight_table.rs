@@ -97,15 +97,21 @@ impl Variant {
         }
     }
 
-    /// The shipped network's file for this variant, if it has one. Every variant on a bounded
-    /// board plays the freestyle network: it reads the line patterns as the rules classify them
-    /// (no five of six under exactly five, none for black under renju, none closed at both ends
-    /// under caro), and networks trained on exactly-five and renju games played no better
-    /// (docs/strength.md, "The learnt evaluation"). The board without borders keeps its table.
-    fn net_source(self) -> Option<&'static str> {
+    /// The shipped network this variant plays, if any. Every variant on a bounded board plays
+    /// the freestyle network: it reads the line patterns as the rules classify them (no five of
+    /// six under exactly five, none for black under renju, none closed at both ends under caro),
+    /// and networks trained on exactly-five and renju games played no better (docs/strength.md,
+    /// "The learnt evaluation"). The board without borders keeps its table.
+    fn net(self) -> Option<&'static Net> {
+        static FREESTYLE: OnceLock<Net> = OnceLock::new();
         match self {
             Variant::Freestyle | Variant::Exact | Variant::Renju | Variant::Caro => {
-                Some(include_str!("../../weights/freestyle.net"))
+                Some(FREESTYLE.get_or_init(|| {
+                    // The shipped file is checked by the tests: this cannot fail in a tested
+                    // build.
+                    Net::parse(include_str!("../../weights/freestyle.net"))
+                        .unwrap_or_else(|e| panic!("the shipped network freestyle.net: {e}"))
+                }))
             }
             Variant::Unbounded => None,
         }
@@ -525,24 +531,10 @@ impl WeightTable {
     /// (elsewhere the tables' sums judge).
     #[must_use]
     pub fn shipped_net(rules: &Rules) -> Option<&'static Net> {
-        static NETS: [OnceLock<Option<Net>>; 5] = [const { OnceLock::new() }; 5];
         let fits = rules.k() == 5
             && matches!(rules.board(), mnk_core::Board::Bounded { width, height }
                 if width <= MAX_NET_SIDE && height <= MAX_NET_SIDE);
-        if !fits {
-            return None;
-        }
-        let variant = Variant::of(rules);
-        NETS[variant as usize]
-            .get_or_init(|| {
-                // The shipped files are checked by the tests: this cannot fail in a tested build.
-                variant.net_source().map(|text| {
-                    Net::parse(text).unwrap_or_else(|e| {
-                        panic!("the shipped network {}.net: {e}", variant.name())
-                    })
-                })
-            })
-            .as_ref()
+        fits.then(|| Variant::of(rules).net()).flatten()
     }
 
     /// A table kept for the rest of the process (loaded from a file once per run: a match or a
@@ -611,6 +603,9 @@ mod tests {
             let rules: Rules = covered.parse().unwrap();
             assert_eq!(WeightTable::for_rules(&rules).net(), Some(shipped));
         }
+        // One network, parsed once, for every rule set of five.
+        let freestyle = net("15x15x5").unwrap();
+        assert!(std::ptr::eq(net("15x15x5,renju").unwrap(), freestyle));
         // Each variant keeps its own table for everything but the sums.
         for variant in ["15x15x5,exact", "15x15x5,renju", "15x15x5,caro"] {
             let rules: Rules = variant.parse().unwrap();
