@@ -756,6 +756,9 @@ impl Board {
         self.bbox.push(bb);
         self.moves.push(idx as u16);
         self.empties -= 1;
+        if let Some(acc) = &mut self.acc {
+            acc.settle();
+        }
     }
 
     /// Takes back the last move.
@@ -832,6 +835,9 @@ impl Board {
         }
         self.bump_near(idx, -1);
         self.refresh_cell(idx);
+        if let Some(acc) = &mut self.acc {
+            acc.settle();
+        }
         self.won = false;
         debug_assert!(self.consistent());
     }

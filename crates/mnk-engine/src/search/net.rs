@@ -76,10 +76,15 @@ pub struct Net {
     /// Output bias, in evaluation units.
     pub out_bias: i32,
     /// Derived from `pair` (see [`Net::new`]): per (X's pattern, O's pattern) pair of a
-    /// direction, X's row then O's (the pair swapped), so a board reads both in one.
-    views: Vec<Views>,
+    /// direction, X's row then O's (the pair swapped), so a board reads both in one. Indexed by
+    /// the two key nibbles side by side ([`view_index`]); the nibbles past the last pattern
+    /// never occur and keep zero rows.
+    views: Box<[Views; 256]>,
     /// The cell bias in both views.
     views_bias: Views,
+    /// `hidden` in 16 bits (every weight is within [`MAX_WEIGHT`]), in a fixed-size block: so
+    /// the compiler multiplies and adds pairs of 16-bit values, eight at a time.
+    hidden16: Box<[[i16; 2 * DIMS]; HIDDEN]>,
 }
 
 /// Whether a cell takes part: a stone's line reaches it (a two or more for either player in a
@@ -110,18 +115,20 @@ impl Net {
         out: [i32; HIDDEN],
         out_bias: i32,
     ) -> Net {
-        let views = (0..PAIRS)
-            .map(|p| {
-                let swapped = (p % 10) * 10 + p / 10;
-                let mut row = [0; 2 * DIMS];
-                row[..DIMS].copy_from_slice(&pair[p]);
-                row[DIMS..].copy_from_slice(&pair[swapped]);
-                row
-            })
-            .collect();
+        let mut views = Box::new([[0; 2 * DIMS]; 256]);
+        for (p, row) in views.iter_mut().enumerate() {
+            let (x, o) = (p & 0xF, p >> 4);
+            if x < 10 && o < 10 {
+                row[..DIMS].copy_from_slice(&pair[x * 10 + o]);
+                row[DIMS..].copy_from_slice(&pair[o * 10 + x]);
+            }
+        }
         let mut views_bias = [0; 2 * DIMS];
         views_bias[..DIMS].copy_from_slice(&cell_bias);
         views_bias[DIMS..].copy_from_slice(&cell_bias);
+        let hidden16 = Box::new(std::array::from_fn(|u| {
+            std::array::from_fn(|j| hidden[u][j].clamp(-MAX_WEIGHT, MAX_WEIGHT) as i16)
+        }));
         Net {
             pair,
             cell_bias,
@@ -131,20 +138,21 @@ impl Net {
             out_bias,
             views,
             views_bias,
+            hidden16,
         }
     }
 
     /// The evaluation for the side whose pool is `own`, against `other`'s.
     #[must_use]
     pub fn evaluate(&self, own: &Pool, other: &Pool) -> i32 {
-        // In i32: a pool is read as at most POOL_MAX and a weight is at most MAX_WEIGHT, so
-        // the 32 products fit.
-        let x: [i32; 2 * DIMS] = std::array::from_fn(|j| {
-            if j < DIMS { own[j] } else { other[j - DIMS] }.clamp(0, POOL_MAX)
+        // 16-bit factors, 32-bit products and sums: a pool is read as at most POOL_MAX and a
+        // weight is at most MAX_WEIGHT, so the 32 products fit.
+        let x: [i16; 2 * DIMS] = std::array::from_fn(|j| {
+            if j < DIMS { own[j] } else { other[j - DIMS] }.clamp(0, POOL_MAX) as i16
         });
+        let pres: [i32; HIDDEN] = std::array::from_fn(|u| dot(&self.hidden16[u], &x));
         let mut sum = 0i32;
-        for ((w, bias), out) in self.hidden.iter().zip(&self.hidden_bias).zip(&self.out) {
-            let pre: i32 = w.iter().zip(&x).map(|(w, x)| w * x).sum();
+        for ((pre, bias), out) in pres.iter().zip(&self.hidden_bias).zip(&self.out) {
             // pre is in 1/(QW · QA · POOL_SCALE); the unit is in 1/QA.
             let h = ((pre >> (QW * POOL_SCALE).trailing_zeros()) + bias).clamp(0, QA);
             sum += out * h;
@@ -258,6 +266,10 @@ type Views = [i16; 2 * DIMS];
 pub struct Accumulator<'n> {
     net: &'n Net,
     pools: Pools,
+    /// What [`Accumulator::change`] has added since the last [`Accumulator::settle`], in 16
+    /// bits: a move's changes are summed in the width the cell vectors have (a cell's share
+    /// moves by at most [`QA`], a move changes some 40 cells), and widened once.
+    pending: Views,
     pre: Vec<Views>,
     /// Per move made with logging: the pools before it and the length of `pre_log`.
     moves: Vec<(Pools, usize)>,
@@ -272,6 +284,7 @@ impl<'n> Accumulator<'n> {
         Accumulator {
             net,
             pools: [0; 2 * DIMS],
+            pending: [0; 2 * DIMS],
             pre: vec![[0; 2 * DIMS]; slots],
             moves: Vec::new(),
             pre_log: Vec::new(),
@@ -283,7 +296,7 @@ impl<'n> Accumulator<'n> {
         // Wrapping sums: every row and the bias are within MAX_CELL_WEIGHT, so five never wrap.
         let mut pre = self.net.views_bias;
         for d in 0..4 {
-            let row = &self.net.views[view_pair(keys, d)];
+            let row = &self.net.views[view_index(keys, d)];
             for (x, r) in pre.iter_mut().zip(row) {
                 *x = x.wrapping_add(*r);
             }
@@ -313,19 +326,32 @@ impl<'n> Accumulator<'n> {
         }
         // All-ones masks where the cell takes part, so the loop has no branch and vectorises.
         let (was, is) = (mask(counts(old[0], old[1])), mask(counts(new[0], new[1])));
-        let out = &self.net.views[view_pair(old, d)];
-        let into = &self.net.views[view_pair(new, d)];
-        let pre = &mut self.pre[idx];
-        for j in 0..2 * DIMS {
-            let before = pre[j];
-            let after = before.wrapping_sub(out[j]).wrapping_add(into[j]);
-            pre[j] = after;
-            self.pools[j] += i32::from((clip(after) & is) - (clip(before) & was));
+        let out = &self.net.views[view_index(old, d)];
+        let into = &self.net.views[view_index(new, d)];
+        // On copies, so the compiler need not check whether the rows overlap.
+        let before = self.pre[idx];
+        let after: Views =
+            std::array::from_fn(|j| before[j].wrapping_sub(out[j]).wrapping_add(into[j]));
+        self.pre[idx] = after;
+        for (j, pending) in self.pending.iter_mut().enumerate() {
+            let delta = (clip(after[j]) & is) - (clip(before[j]) & was);
+            *pending = pending.wrapping_add(delta);
+        }
+    }
+
+    /// Adds the changes since the last settling to the pools: after every stone placed or
+    /// taken back, before the pools are read or saved.
+    #[inline]
+    pub fn settle(&mut self) {
+        for (s, d) in self.pools.iter_mut().zip(&mut self.pending) {
+            *s += i32::from(*d);
+            *d = 0;
         }
     }
 
     /// Remembers the pools before a logged move.
     pub fn begin_move(&mut self) {
+        debug_assert!(self.pending == [0; 2 * DIMS], "unsettled changes");
         self.moves.push((self.pools, self.pre_log.len()));
     }
 
@@ -335,6 +361,7 @@ impl<'n> Accumulator<'n> {
             return;
         };
         self.pools = pools;
+        self.pending = [0; 2 * DIMS];
         for (idx, pre) in self.pre_log.drain(len..).rev() {
             self.pre[idx as usize] = pre;
         }
@@ -344,6 +371,7 @@ impl<'n> Accumulator<'n> {
     #[inline]
     #[must_use]
     pub fn evaluate(&self, side: usize) -> i32 {
+        debug_assert!(self.pending == [0; 2 * DIMS], "unsettled changes");
         let x: &Pool = self.pools[..DIMS].try_into().expect("DIMS values");
         let o: &Pool = self.pools[DIMS..].try_into().expect("DIMS values");
         if side == 0 {
@@ -356,6 +384,7 @@ impl<'n> Accumulator<'n> {
     /// The pools, X's then O's (for consistency checks).
     #[must_use]
     pub fn pools(&self) -> &[i32; 2 * DIMS] {
+        debug_assert!(self.pending == [0; 2 * DIMS], "unsettled changes");
         &self.pools
     }
 
@@ -366,10 +395,22 @@ impl<'n> Accumulator<'n> {
     }
 }
 
-/// The index of direction `d`'s (X's pattern, O's pattern) pair in the views table.
+/// The sum of the 32 products of `w` and `x` (each within 2^25, so the sum fits), in the form
+/// the compiler turns into SSE2's (or WebAssembly's) multiply-and-add of 16-bit pairs.
 #[inline]
-fn view_pair(keys: [u16; 2], d: usize) -> usize {
-    key_pattern(keys[0], d) as usize * 10 + key_pattern(keys[1], d) as usize
+fn dot(w: &[i16; 2 * DIMS], x: &[i16; 2 * DIMS]) -> i32 {
+    w.iter()
+        .zip(x)
+        .map(|(&w, &x)| i32::from(w) * i32::from(x))
+        .sum()
+}
+
+/// The index of direction `d`'s (X's pattern, O's pattern) pair in the views table: X's
+/// nibble, then O's above it.
+#[inline]
+fn view_index(keys: [u16; 2], d: usize) -> usize {
+    let shift = 4 * d;
+    usize::from((keys[0] >> shift) & 0xF) | usize::from((keys[1] >> shift) & 0xF) << 4
 }
 
 /// All ones when `counted`, else zero.
