@@ -396,7 +396,7 @@ impl<'n> Accumulator<'n> {
 }
 
 /// The sum of the 32 products of `w` and `x` (each within 2^25, so the sum fits), in the form
-/// the compiler turns into SSE2's (or WebAssembly's) multiply-and-add of 16-bit pairs.
+/// the compiler turns into SSE2's multiply-and-add of 16-bit pairs.
 #[inline]
 fn dot(w: &[i16; 2 * DIMS], x: &[i16; 2 * DIMS]) -> i32 {
     w.iter()
