@@ -69,11 +69,21 @@ export async function launch() {
  * otherwise, on the server under test unless `base` names another. `thinking: 'server'` makes
  * the page think on the server (the player's setting) rather than on the device, for tests of
  * how the page meets the server's failures; `settings`, other settings the browser keeps.
- * `setup(page)` runs before the page is opened (to route its requests). Page errors are
- * collected; `done()` asserts there were none and closes the context.
+ * `setup(page)` runs before the page is opened (to route its requests); `routed: true` for a
+ * test that routes the page's requests (no service worker then). Page errors are collected;
+ * `done()` asserts there were none and closes the context.
  */
-export async function open(browser, vp, urlPath = '/', { colorScheme = 'light', locale = 'en-US', base = BASE, thinking = null, settings = null, setup = null } = {}) {
+export async function open(
+  browser,
+  vp,
+  urlPath = '/',
+  { colorScheme = 'light', locale = 'en-US', base = BASE, thinking = null, settings = null, setup = null, routed = false } = {},
+) {
   const context = await browser.newContext({
+    // A test that answers the page's requests itself (`page.route`) blocks the service worker:
+    // once the worker controls the page, the browser may send requests past the test's routes
+    // (Playwright's documented limit), and the test would see the real server's answer.
+    serviceWorkers: routed ? 'block' : 'allow',
     viewport: vp.viewport,
     deviceScaleFactor: vp.deviceScaleFactor,
     isMobile: vp.isMobile || false,

@@ -58,22 +58,24 @@ for (const vp of VIEWPORTS) {
       });
 
       test(`the book's part after the solver ran out of time is not "without searching" (${lang})`, async () => {
-        const page = await open(browser, vp, '/?r=7x7x5&m=d4.c3&o=human', { locale, thinking: 'server' });
         // The server's answer when its solver ran out of time on a book position: the book's move.
-        await page.route('**/api/solve', (route) =>
-          route.fulfill({
-            contentType: 'application/json',
-            body: JSON.stringify({
-              value: { kind: 'draw', text: 'draw', expect: 0.5 },
-              best: 'd3',
-              nodes: 0,
-              time_ms: 4001,
-              moves: [{ cell: 'd3', x: 3, y: 2, value: { kind: 'draw', text: 'draw', expect: 0.5 } }],
-              source: 'book',
-              partial: true,
+        // Routed before the page loads, so that no request of the page can pass the route.
+        const setup = (p) =>
+          p.route('**/api/solve', (route) =>
+            route.fulfill({
+              contentType: 'application/json',
+              body: JSON.stringify({
+                value: { kind: 'draw', text: 'draw', expect: 0.5 },
+                best: 'd3',
+                nodes: 0,
+                time_ms: 4001,
+                moves: [{ cell: 'd3', x: 3, y: 2, value: { kind: 'draw', text: 'draw', expect: 0.5 } }],
+                source: 'book',
+                partial: true,
+              }),
             }),
-          }),
-        );
+          );
+        const page = await open(browser, vp, '/?r=7x7x5&m=d4.c3&o=human', { locale, thinking: 'server', setup, routed: true });
         await page.keyboard.press('e');
         await page.waitForFunction(() => document.getElementById('legend').dataset.state === 'solved', null, { timeout: 30000 });
         assert.equal((await board(page)).exact, 'd3:draw');

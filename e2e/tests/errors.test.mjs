@@ -18,7 +18,7 @@ after(async () => {
 for (const vp of VIEWPORTS) {
   describe(`errors (${vp.name})`, () => {
     test('a 500 from /api/move shows an error with Retry; Retry recovers', async () => {
-      const page = await open(browser, vp, '/?r=15x15x5&o=level2&s=X', { thinking: 'server' });
+      const page = await open(browser, vp, '/?r=15x15x5&o=level2&s=X', { thinking: 'server', routed: true });
       await page.route('**/api/move', (route) =>
         route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"boom"}}' }),
       );
@@ -38,7 +38,7 @@ for (const vp of VIEWPORTS) {
 
     for (const { lang, locale, dict } of LANGUAGES) {
       test(`Retry after a failed move retries the move, though the heat map failed after it (${lang})`, async () => {
-        const page = await open(browser, vp, '/?r=15x15x5&o=level1&s=X', { thinking: 'server', locale });
+        const page = await open(browser, vp, '/?r=15x15x5&o=level1&s=X', { thinking: 'server', routed: true, locale });
         await page.keyboard.press('w');
         await page.waitForFunction(() => Number(document.getElementById('board').dataset.heatCells) > 0, null, { timeout: 30000 });
         const failed = [];
@@ -90,7 +90,7 @@ for (const vp of VIEWPORTS) {
     }
 
     test('a dropped connection on /api/state is shown; the move is not kept', async () => {
-      const page = await open(browser, vp, '/?r=3x3x3&o=human', { thinking: 'server' });
+      const page = await open(browser, vp, '/?r=3x3x3&o=human', { thinking: 'server', routed: true });
       await page.route('**/api/state', (route) => route.abort('connectionreset'));
       await page.click('#grid [data-cell="b2"]');
       await page.waitForSelector('#error:not([hidden])');
@@ -104,7 +104,7 @@ for (const vp of VIEWPORTS) {
     });
 
     test('a slow answer shows the thinking indicator, then the move', async () => {
-      const page = await open(browser, vp, '/?r=3x3x3&o=perfect&s=X', { thinking: 'server' });
+      const page = await open(browser, vp, '/?r=3x3x3&o=perfect&s=X', { thinking: 'server', routed: true });
       await page.route('**/api/move', async (route) => {
         await new Promise((r) => setTimeout(r, 1200));
         await route.continue();
@@ -117,7 +117,7 @@ for (const vp of VIEWPORTS) {
     });
 
     test('the new-game dialog validates, and shows the server refusing', async () => {
-      const page = await open(browser, vp, '/?r=3x3x3&o=human', { thinking: 'server' });
+      const page = await open(browser, vp, '/?r=3x3x3&o=human', { thinking: 'server', routed: true });
       await page.click('#btn-new');
       await page.waitForSelector('#dlg-new[open]');
       await page.selectOption('#f-preset', 'custom').catch(() => {});

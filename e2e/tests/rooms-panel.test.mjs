@@ -230,7 +230,7 @@ describe('the room panel', () => {
       });
       await page.route('**/api/rooms/*/move', (route) => (down ? route.abort('internetdisconnected') : route.continue()));
     };
-    const page = await enter(room, phone, { setup, locale: 'pl-PL' });
+    const page = await enter(room, phone, { setup, locale: 'pl-PL', routed: true });
     await waitRoom(page, 'status', 'playing');
     down = true;
     await current.close();
