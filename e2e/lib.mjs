@@ -81,8 +81,8 @@ export async function open(
 ) {
   const context = await browser.newContext({
     // A test that answers the page's requests itself (`page.route`) blocks the service worker:
-    // once the worker controls the page, the browser may send requests past the test's routes
-    // (Playwright's documented limit), and the test would see the real server's answer.
+    // Playwright's routes do not see what a service worker answers. sw.js leaves /api/ to the
+    // network, but a test that routes should not depend on that.
     serviceWorkers: routed ? 'block' : 'allow',
     viewport: vp.viewport,
     deviceScaleFactor: vp.deviceScaleFactor,
