@@ -17,6 +17,9 @@
 //! from an empty table; training runs on one thread: the same games and settings give the
 //! same network.
 
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
 use std::time::Instant;
 
 use crate::chance::{fit_scale, sigmoid};
@@ -55,8 +58,11 @@ pub struct TrainSettings {
     pub epochs: usize,
     /// Positions per gradient step.
     pub batch: usize,
-    /// Adam's step size.
+    /// Adam's step size at the start.
     pub step: f32,
+    /// Adam's step size in the last pass: the step falls from `step` to this along a
+    /// half cosine, so the last passes settle the weights rather than jump around a minimum.
+    pub final_step: f32,
     /// Nodes of the search that labels each position (0: results only).
     pub label_nodes: u64,
     /// The result's share of the target (the search's chance has the rest).
@@ -73,6 +79,7 @@ impl Default for TrainSettings {
             epochs: 30,
             batch: 256,
             step: 0.002,
+            final_step: 0.002,
             label_nodes: 0,
             result_weight: 1.0,
             seed: 1,
@@ -111,9 +118,19 @@ pub struct Trained {
     pub train_secs: f64,
 }
 
-/// Trains a network for `variant` on `games` (see the module documentation).
-#[must_use]
-pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) -> Trained {
+/// Trains a network for `variant` on `games` (see the module documentation). With
+/// `labels_file`, the search labels are read from it when it holds them for these positions
+/// and this node count, else searched and written to it (another run with other training
+/// settings then skips the searches).
+///
+/// # Errors
+/// The labels file cannot be read or written, or holds labels of other positions.
+pub fn train(
+    games: &[RecordedGame],
+    variant: Variant,
+    settings: TrainSettings,
+    labels_file: Option<&Path>,
+) -> Result<Trained, String> {
     let table = WeightTable::shipped(variant);
     let used = distinct_games(games, variant);
     let (mut train_set, mut held_out) = (Vec::new(), Vec::new());
@@ -128,8 +145,30 @@ pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) 
     let k = fit_scale(|k| table_error(&train_set, k));
     let started = Instant::now();
     if settings.label_nodes > 0 {
+        let mut known = match labels_file {
+            Some(file) => read_labels(file, settings.label_nodes)?,
+            None => HashMap::new(),
+        };
+        let before = known.len();
         for set in [&mut train_set, &mut held_out] {
-            label(set, &used, table, settings, k);
+            let keys: Vec<u64> = set
+                .iter()
+                .map(|s| position_key(used[s.game as usize], s.ply))
+                .collect();
+            let missing: Vec<(u64, Sample)> = keys
+                .iter()
+                .zip(set.iter())
+                .filter(|(key, _)| !known.contains_key(key))
+                .map(|(&key, s)| (key, s.clone()))
+                .collect();
+            let (missing_keys, missing): (Vec<u64>, Vec<Sample>) = missing.into_iter().unzip();
+            let found = search_chances(&missing, &used, table, settings, k);
+            known.extend(missing_keys.into_iter().zip(found));
+            let chances: Vec<Option<f32>> = keys.iter().map(|key| known[key]).collect();
+            mix(set, &chances, settings.result_weight);
+        }
+        if let Some(file) = labels_file.filter(|_| known.len() > before) {
+            write_labels(file, &known, settings.label_nodes)?;
         }
     }
     let label_secs = started.elapsed().as_secs_f64();
@@ -140,7 +179,8 @@ pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) 
     let mut rng = Rng::seeded(settings.seed ^ 0x0074_7261_696e);
     let mut grad = vec![0f32; model.w.len()];
     let mut epoch_errors = Vec::new();
-    for _ in 0..settings.epochs {
+    for epoch in 0..settings.epochs {
+        let step = step_size(settings, epoch);
         shuffle(&mut order, &mut rng);
         for chunk in order.chunks(settings.batch) {
             grad.iter_mut().for_each(|g| *g = 0.0);
@@ -149,7 +189,7 @@ pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) 
             }
             let scale = 1.0 / chunk.len() as f32;
             grad.iter_mut().for_each(|g| *g *= scale);
-            adam.step(&mut model.w, &grad, settings.step);
+            adam.step(&mut model.w, &grad, step);
         }
         epoch_errors.push(mean_error(&held_out, |s| {
             f64::from(sigmoid_f32(model.forward(s).z))
@@ -158,7 +198,7 @@ pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) 
     let net = model.quantized(k);
     let net_error = mean_error(&held_out, |s| sigmoid(k * f64::from(int_eval(&net, s))));
     let net_spread = spread(held_out.iter().map(|s| int_eval(&net, s)));
-    Trained {
+    Ok(Trained {
         net,
         games: used.len(),
         train_positions: train_set.len(),
@@ -171,7 +211,82 @@ pub fn train(games: &[RecordedGame], variant: Variant, settings: TrainSettings) 
         epoch_errors,
         label_secs,
         train_secs: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The first line of a labels file.
+fn labels_header(label_nodes: u64) -> String {
+    format!(
+        "# mnk train-net labels: per position (a hash of its rules and moves), the chance of a \
+         {label_nodes}-node search by the tables"
+    )
+}
+
+/// What identifies a position for its label: its rules and the moves that made it.
+fn position_key(game: &RecordedGame, ply: u16) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for b in game.rules.to_string().bytes() {
+        h = mnk_core::zobrist::mix64(h ^ u64::from(b));
     }
+    for c in &game.moves[..usize::from(ply)] {
+        h = mnk_core::zobrist::mix64(h ^ ((c.x as u64) << 32 | (c.y as u64 & 0xffff_ffff)));
+    }
+    h
+}
+
+/// The labels kept in `file` (none when it does not exist yet).
+fn read_labels(file: &Path, label_nodes: u64) -> Result<HashMap<u64, Option<f32>>, String> {
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
+    };
+    let mut lines = text.lines().enumerate();
+    if lines.next().map(|(_, l)| l) != Some(labels_header(label_nodes).as_str()) {
+        return Err(format!(
+            "{} holds no labels of {label_nodes}-node searches; name another file",
+            file.display()
+        ));
+    }
+    lines
+        .map(|(n, line)| {
+            let bad = || format!("{} line {}: '{line}' is no label", file.display(), n + 1);
+            let (key, chance) = line.split_once(' ').ok_or_else(bad)?;
+            let key = u64::from_str_radix(key, 16).map_err(|_| bad())?;
+            let chance = match chance {
+                "-" => None,
+                c => Some(c.parse::<f32>().map_err(|_| bad())?),
+            };
+            Ok((key, chance))
+        })
+        .collect()
+}
+
+/// Writes `labels` for [`read_labels`], in the order of their keys.
+fn write_labels(
+    file: &Path,
+    labels: &HashMap<u64, Option<f32>>,
+    label_nodes: u64,
+) -> Result<(), String> {
+    let mut sorted: Vec<_> = labels.iter().collect();
+    sorted.sort_unstable_by_key(|(key, _)| **key);
+    let mut text = labels_header(label_nodes);
+    text.push('\n');
+    for (key, chance) in sorted {
+        // f32's shortest form reads back to the same value: the same network either way.
+        let chance = chance.map_or("-".to_string(), |c| c.to_string());
+        let _ = writeln!(text, "{key:016x} {chance}");
+    }
+    std::fs::write(file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))
+}
+
+/// Adam's step size in pass `epoch` (from 0): `step` in the first, `final_step` in the last,
+/// a half cosine between.
+fn step_size(settings: TrainSettings, epoch: usize) -> f32 {
+    let last = settings.epochs.saturating_sub(1).max(1);
+    let t = epoch.min(last) as f32 / last as f32;
+    let fall = 0.5 * (1.0 + (std::f32::consts::PI * t).cos());
+    settings.final_step + (settings.step - settings.final_step) * fall
 }
 
 /// About one game in ten, chosen by a hash of its moves.
@@ -222,44 +337,57 @@ fn cells_of(board: &Board) -> Vec<[u8; 4]> {
         .collect()
 }
 
-/// Mixes into each sample's target the win chance of a search of its position by the tables
-/// (`label_nodes` nodes from an empty table: the same on every run), on `threads` threads.
-fn label(
-    set: &mut [Sample],
+/// The target of each sample: `result_weight` of its result and the rest of its search's
+/// chance (a position the search could not value keeps its result).
+fn mix(set: &mut [Sample], chances: &[Option<f32>], result_weight: f32) {
+    for (s, chance) in set.iter_mut().zip(chances) {
+        if let Some(chance) = chance {
+            s.target = result_weight * s.result + (1.0 - result_weight) * chance;
+        }
+    }
+}
+
+/// The win chance of a `label_nodes`-node search by the tables of each sample's position.
+fn search_chances(
+    set: &[Sample],
     games: &[&RecordedGame],
     table: &'static WeightTable,
     settings: TrainSettings,
     k: f64,
-) {
+) -> Vec<Option<f32>> {
     let per = set.len().div_ceil(settings.threads.max(1)).max(1);
     std::thread::scope(|scope| {
-        for chunk in set.chunks_mut(per) {
-            scope.spawn(move || {
-                let mut engine = Engine::new(16);
-                // The tables' search, whatever network is shipped: the labels stay the same.
-                engine.set_weights(Some(table));
-                let limits = Limits::nodes(settings.label_nodes);
-                for s in chunk {
-                    let game = games[s.game as usize];
-                    let moves = &game.moves[..usize::from(s.ply)];
-                    let Ok(pos) = mnk_core::Position::from_moves(game.rules, moves) else {
-                        continue;
-                    };
-                    let Ok(found) = engine.analyse(&pos, &limits, &mut |_| {}) else {
-                        continue;
-                    };
-                    let chance = match found.value {
-                        Value::Win(_) => 1.0,
-                        Value::Loss(_) => 0.0,
-                        Value::Draw => 0.5,
-                        Value::Eval(e) => sigmoid(k * f64::from(e)) as f32,
-                    };
-                    s.target =
-                        settings.result_weight * s.result + (1.0 - settings.result_weight) * chance;
-                }
-            });
-        }
-    });
+        let parts: Vec<_> = set
+            .chunks(per)
+            .map(|chunk| {
+                scope.spawn(move || {
+                    let mut engine = Engine::new(16);
+                    // The tables' search, whatever network is shipped: the labels stay the same.
+                    engine.set_weights(Some(table));
+                    let limits = Limits::nodes(settings.label_nodes);
+                    chunk
+                        .iter()
+                        .map(|s| {
+                            let game = games[s.game as usize];
+                            let moves = &game.moves[..usize::from(s.ply)];
+                            let pos = mnk_core::Position::from_moves(game.rules, moves).ok()?;
+                            let found = engine.analyse(&pos, &limits, &mut |_| {}).ok()?;
+                            Some(match found.value {
+                                Value::Win(_) => 1.0,
+                                Value::Loss(_) => 0.0,
+                                Value::Draw => 0.5,
+                                Value::Eval(e) => sigmoid(k * f64::from(e)) as f32,
+                            })
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().expect("a label thread panicked"))
+            .collect()
+    })
 }
 
 fn spread(values: impl Iterator<Item = i32>) -> f64 {
@@ -548,8 +676,8 @@ mod tests {
             step: 0.01,
             ..TrainSettings::default()
         };
-        let a = train(&games, Variant::Freestyle, settings);
-        let b = train(&games, Variant::Freestyle, settings);
+        let a = train(&games, Variant::Freestyle, settings, None).unwrap();
+        let b = train(&games, Variant::Freestyle, settings, None).unwrap();
         assert_eq!(
             a.net, b.net,
             "the same games and seed give the same network"
@@ -594,24 +722,22 @@ mod tests {
             threads: 2,
             ..TrainSettings::default()
         };
+        let table = WeightTable::shipped(Variant::Freestyle);
         let mut two = set.clone();
-        label(
+        mix(
             &mut two,
-            &used,
-            WeightTable::shipped(Variant::Freestyle),
-            settings,
-            0.0005,
+            &search_chances(&set, &used, table, settings, 0.0005),
+            settings.result_weight,
         );
         let mut one = set.clone();
-        label(
+        let one_thread = TrainSettings {
+            threads: 1,
+            ..settings
+        };
+        mix(
             &mut one,
-            &used,
-            WeightTable::shipped(Variant::Freestyle),
-            TrainSettings {
-                threads: 1,
-                ..settings
-            },
-            0.0005,
+            &search_chances(&set, &used, table, one_thread, 0.0005),
+            settings.result_weight,
         );
         let targets = |s: &[Sample]| s.iter().map(|x| x.target).collect::<Vec<_>>();
         assert_eq!(targets(&one), targets(&two), "threads change nothing");
@@ -620,5 +746,46 @@ mod tests {
             .iter()
             .all(|s| (0.25 * s.result..=0.25 * s.result + 0.75).contains(&s.target)));
         assert!(one.iter().any(|s| s.target != s.result));
+    }
+
+    #[test]
+    fn a_labels_file_gives_the_same_network_and_grows_with_the_games() {
+        let games = games(12);
+        let settings = TrainSettings {
+            epochs: 3,
+            batch: 32,
+            label_nodes: 300,
+            threads: 2,
+            ..TrainSettings::default()
+        };
+        let dir = std::env::temp_dir().join(format!("mnk-labels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("labels.txt");
+        let lines = || std::fs::read_to_string(&file).unwrap().lines().count();
+        // Labels of the first eight games, then of all twelve: the file keeps both.
+        train(&games[..8], Variant::Freestyle, settings, Some(&file)).unwrap();
+        let first = lines();
+        let searched = train(&games, Variant::Freestyle, settings, None).unwrap();
+        let read = train(&games, Variant::Freestyle, settings, Some(&file)).unwrap();
+        assert!(lines() > first, "{} {first}", lines());
+        assert_eq!(
+            searched.net, read.net,
+            "labels read back give the same network"
+        );
+        let again = train(&games, Variant::Freestyle, settings, Some(&file)).unwrap();
+        assert_eq!(again.net, read.net);
+        // Another node count or a damaged file: refused with the reason, the file unchanged.
+        let before = std::fs::read_to_string(&file).unwrap();
+        let deeper = TrainSettings {
+            label_nodes: 400,
+            ..settings
+        };
+        let e = train(&games, Variant::Freestyle, deeper, Some(&file)).unwrap_err();
+        assert!(e.contains("no labels of 400-node searches"), "{e}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+        std::fs::write(&file, format!("{}\nzz 0.5\n", labels_header(300))).unwrap();
+        let e = train(&games, Variant::Freestyle, settings, Some(&file)).unwrap_err();
+        assert!(e.contains("line 2: 'zz 0.5' is no label"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

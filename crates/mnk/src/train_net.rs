@@ -18,6 +18,13 @@ pub struct TrainNetArgs {
     #[arg(long, value_name = "N", default_value_t = TrainSettings::default().epochs,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1000))]
     epochs: usize,
+    /// Adam's step size in the first pass, above 0 and at most 1.
+    #[arg(long, value_name = "S", default_value_t = TrainSettings::default().step, value_parser = step)]
+    step: f32,
+    /// Adam's step size in the last pass (the step falls to it along a half cosine), above 0
+    /// and at most 1.
+    #[arg(long, value_name = "S", default_value_t = TrainSettings::default().final_step, value_parser = step)]
+    final_step: f32,
     /// Nodes of the tables' search that labels each position, 0 to 10000000 (0: the game results
     /// alone).
     #[arg(long, value_name = "N", default_value_t = 0,
@@ -26,6 +33,10 @@ pub struct TrainNetArgs {
     /// The game result's share of the target, 0 to 1 (the search's chance has the rest).
     #[arg(long, value_name = "W", default_value_t = 0.5, value_parser = share)]
     result_weight: f32,
+    /// Where the search labels are kept: read from FILE when it holds them for these positions
+    /// and `--label-nodes`, else searched and written to it.
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
     /// Seed of the initial weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -42,11 +53,20 @@ fn share(text: &str) -> Result<f32, String> {
     }
 }
 
+fn step(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(s) if s > 0.0 && s <= 1.0 => Ok(s),
+        _ => Err("a step size is a number above 0 and at most 1".into()),
+    }
+}
+
 /// Runs `mnk train-net`.
 pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     let (games, variant) = args.recorded.read()?;
     let settings = TrainSettings {
         epochs: args.epochs,
+        step: args.step,
+        final_step: args.final_step,
         label_nodes: args.label_nodes,
         result_weight: if args.label_nodes == 0 {
             1.0
@@ -57,7 +77,7 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         threads: args.threads,
         ..TrainSettings::default()
     };
-    let trained = train(&games, variant, settings);
+    let trained = train(&games, variant, settings, args.labels.as_deref())?;
     if trained.train_positions == 0 || trained.held_out_positions == 0 {
         return Err(format!(
             "too few quiet positions to learn from: {} games of {} used, {} positions",
@@ -80,10 +100,12 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         )
     };
     let title = format!(
-        "mnk network: {}, trained by `mnk train-net` ({} epochs, seed {}) on {} positions of {} games\n\
+        "mnk network: {}, trained by `mnk train-net` ({} epochs, step {} to {}, seed {}) on {} positions of {} games\n\
          ({}); targets: {labels}. K = {:.6}; held-out error (mean squared, {} positions): tables {:.6}, network {:.6}.",
         variant.name(),
         args.epochs,
+        args.step,
+        args.final_step,
         args.seed,
         trained.train_positions,
         trained.games,

@@ -222,8 +222,8 @@ fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
         path(&games),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let train = |to: &PathBuf| {
-        mnk(&[
+    let train = |to: &PathBuf, more: &[&str]| {
+        let mut args = vec![
             "train-net",
             path(&games),
             "--out",
@@ -234,9 +234,11 @@ fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
             "300",
             "--threads",
             "2",
-        ])
+        ];
+        args.extend_from_slice(more);
+        mnk(&args)
     };
-    let out = train(&net);
+    let out = train(&net, &[]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}{stdout}", text(&out.stderr));
     assert!(stdout.contains("epoch   8: held-out error"), "{stdout}");
@@ -275,8 +277,35 @@ fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
     );
     // The same games and settings give the same network, whatever the threads of the labels.
     let again = dir.join("again.txt");
-    assert!(train(&again).status.success());
+    assert!(train(&again, &[]).status.success());
     assert_eq!(std::fs::read_to_string(&again).unwrap(), written);
+    // Labels kept in a file: searched and written by one run, read back by the next, and the
+    // same network both times.
+    let labels = dir.join("labels.txt");
+    assert!(train(&again, &["--labels", path(&labels)]).status.success());
+    let kept = std::fs::read_to_string(&labels).unwrap();
+    assert!(kept.lines().count() > 100, "{kept}");
+    assert!(train(&again, &["--labels", path(&labels)]).status.success());
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), written);
+    assert_eq!(std::fs::read_to_string(&labels).unwrap(), kept);
+    // Another node count is refused, and the file is left as it was.
+    let out = mnk(&[
+        "train-net",
+        path(&games),
+        "--out",
+        path(&again),
+        "--label-nodes",
+        "500",
+        "--labels",
+        path(&labels),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("holds no labels of 500-node searches"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&labels).unwrap(), kept);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -311,6 +340,17 @@ fn train_net_and_match_explain_files_they_cannot_use() {
             "2",
         ],
         "a share is a number from 0 to 1",
+    );
+    refused(
+        &[
+            "train-net",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--final-step",
+            "0",
+        ],
+        "a step size is a number above 0 and at most 1",
     );
     let garbage = dir.join("garbage.net");
     std::fs::write(&garbage, "# a network?\n1 2 three\n").unwrap();
