@@ -14,8 +14,9 @@
 //! mini-batches in a fixed order. The scale `K` of the shipped tables on the same positions
 //! (fitted as the tuner fits it) turns `z` into evaluation units, `z / K`, so the search's
 //! margins keep their meaning. Labels are searched on the machine's threads, each position
-//! from an empty table; training runs on one thread: the same games and settings give the
-//! same network.
+//! from an empty table, and can be kept in a file keyed by each position's rules and moves, so
+//! the next round searches only its new games; training runs on one thread: the same games and
+//! settings give the same network.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -67,6 +68,8 @@ pub struct TrainSettings {
     pub label_nodes: u64,
     /// The result's share of the target (the search's chance has the rest).
     pub result_weight: f32,
+    /// The network the label searches judge by (`None`: the tables).
+    pub label_net: Option<&'static Net>,
     /// Seed of the initial weights and of the order of the positions.
     pub seed: u64,
     /// Threads for the label searches.
@@ -82,6 +85,7 @@ impl Default for TrainSettings {
             final_step: 0.002,
             label_nodes: 0,
             result_weight: 1.0,
+            label_net: None,
             seed: 1,
             threads: 1,
         }
@@ -146,8 +150,14 @@ pub fn train(
     let started = Instant::now();
     if settings.label_nodes > 0 {
         let mut known = match labels_file {
-            Some(file) => read_labels(file, settings.label_nodes)?,
+            Some(file) => read_labels(file, settings)?,
             None => HashMap::new(),
+        };
+        let labeller = match settings.label_net {
+            None => table,
+            Some(net) => &*Box::leak(Box::new(
+                WeightTable::new(table.weights().clone()).with_net(Some(net)),
+            )),
         };
         let before = known.len();
         for set in [&mut train_set, &mut held_out] {
@@ -162,13 +172,13 @@ pub fn train(
                 .map(|(&key, s)| (key, s.clone()))
                 .collect();
             let (missing_keys, missing): (Vec<u64>, Vec<Sample>) = missing.into_iter().unzip();
-            let found = search_chances(&missing, &used, table, settings, k);
+            let found = search_chances(&missing, &used, labeller, settings, k);
             known.extend(missing_keys.into_iter().zip(found));
             let chances: Vec<Option<f32>> = keys.iter().map(|key| known[key]).collect();
             mix(set, &chances, settings.result_weight);
         }
         if let Some(file) = labels_file.filter(|_| known.len() > before) {
-            write_labels(file, &known, settings.label_nodes)?;
+            write_labels(file, &known, settings)?;
         }
     }
     let label_secs = started.elapsed().as_secs_f64();
@@ -214,11 +224,27 @@ pub fn train(
     })
 }
 
+/// What searches the labels: "N-node searches by the tables" or by a network (a hash of its
+/// weights).
+fn labeller(settings: TrainSettings) -> String {
+    let by = match settings.label_net {
+        None => "the tables".to_string(),
+        Some(net) => {
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            for b in net.to_text("").bytes() {
+                h = mnk_core::zobrist::mix64(h ^ u64::from(b));
+            }
+            format!("the network {h:016x}")
+        }
+    };
+    format!("{}-node searches by {by}", settings.label_nodes)
+}
+
 /// The first line of a labels file.
-fn labels_header(label_nodes: u64) -> String {
+fn labels_header(settings: TrainSettings) -> String {
     format!(
-        "# mnk train-net labels: per position (a hash of its rules and moves), the chance of a \
-         {label_nodes}-node search by the tables"
+        "# mnk train-net labels of {}: per position (a hash of its rules and moves), its chance",
+        labeller(settings)
     )
 }
 
@@ -235,17 +261,18 @@ fn position_key(game: &RecordedGame, ply: u16) -> u64 {
 }
 
 /// The labels kept in `file` (none when it does not exist yet).
-fn read_labels(file: &Path, label_nodes: u64) -> Result<HashMap<u64, Option<f32>>, String> {
+fn read_labels(file: &Path, settings: TrainSettings) -> Result<HashMap<u64, Option<f32>>, String> {
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", file.display())),
     };
     let mut lines = text.lines().enumerate();
-    if lines.next().map(|(_, l)| l) != Some(labels_header(label_nodes).as_str()) {
+    if lines.next().map(|(_, first)| first) != Some(labels_header(settings).as_str()) {
         return Err(format!(
-            "{} holds no labels of {label_nodes}-node searches; name another file",
-            file.display()
+            "{} holds labels of other searches, not of {}; name another file",
+            file.display(),
+            labeller(settings)
         ));
     }
     lines
@@ -266,11 +293,11 @@ fn read_labels(file: &Path, label_nodes: u64) -> Result<HashMap<u64, Option<f32>
 fn write_labels(
     file: &Path,
     labels: &HashMap<u64, Option<f32>>,
-    label_nodes: u64,
+    settings: TrainSettings,
 ) -> Result<(), String> {
     let mut sorted: Vec<_> = labels.iter().collect();
     sorted.sort_unstable_by_key(|(key, _)| **key);
-    let mut text = labels_header(label_nodes);
+    let mut text = labels_header(settings);
     text.push('\n');
     for (key, chance) in sorted {
         // f32's shortest form reads back to the same value: the same network either way.
@@ -347,7 +374,8 @@ fn mix(set: &mut [Sample], chances: &[Option<f32>], result_weight: f32) {
     }
 }
 
-/// The win chance of a `label_nodes`-node search by the tables of each sample's position.
+/// The win chance of a `label_nodes`-node search by `table` (the tables' sums, or a network)
+/// of each sample's position.
 fn search_chances(
     set: &[Sample],
     games: &[&RecordedGame],
@@ -362,7 +390,7 @@ fn search_chances(
             .map(|chunk| {
                 scope.spawn(move || {
                     let mut engine = Engine::new(16);
-                    // The tables' search, whatever network is shipped: the labels stay the same.
+                    // The given judge, whatever network is shipped: the labels stay the same.
                     engine.set_weights(Some(table));
                     let limits = Limits::nodes(settings.label_nodes);
                     chunk
@@ -741,6 +769,19 @@ mod tests {
         );
         let targets = |s: &[Sample]| s.iter().map(|x| x.target).collect::<Vec<_>>();
         assert_eq!(targets(&one), targets(&two), "threads change nothing");
+        // A network's search labels the same positions otherwise.
+        let net = WeightTable::shipped_net(&"15x15x5".parse().unwrap()).unwrap();
+        let judged_by_net = WeightTable::new(table.weights().clone()).with_net(Some(net));
+        let by_net = search_chances(
+            &set,
+            &used,
+            Box::leak(Box::new(judged_by_net)),
+            settings,
+            0.0005,
+        );
+        let by_tables = search_chances(&set, &used, table, settings, 0.0005);
+        assert_eq!(by_net.len(), by_tables.len());
+        assert_ne!(by_net, by_tables);
         // Each target is a quarter result plus three quarters of a chance in [0, 1].
         assert!(one
             .iter()
@@ -781,9 +822,18 @@ mod tests {
             ..settings
         };
         let e = train(&games, Variant::Freestyle, deeper, Some(&file)).unwrap_err();
-        assert!(e.contains("no labels of 400-node searches"), "{e}");
+        assert!(e.contains("not of 400-node searches by the tables;"), "{e}");
+        let by_net = TrainSettings {
+            label_net: WeightTable::shipped_net(&"9x9x5".parse().unwrap()),
+            ..settings
+        };
+        let e = train(&games, Variant::Freestyle, by_net, Some(&file)).unwrap_err();
+        assert!(
+            e.contains("not of 300-node searches by the network "),
+            "{e}"
+        );
         assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
-        std::fs::write(&file, format!("{}\nzz 0.5\n", labels_header(300))).unwrap();
+        std::fs::write(&file, format!("{}\nzz 0.5\n", labels_header(settings))).unwrap();
         let e = train(&games, Variant::Freestyle, settings, Some(&file)).unwrap_err();
         assert!(e.contains("line 2: 'zz 0.5' is no label"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();

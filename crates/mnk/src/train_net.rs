@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use mnk_engine::search::net::Net;
 use mnk_engine::train::{train, TrainSettings};
 
 use crate::tune::RecordedArgs;
@@ -25,7 +26,7 @@ pub struct TrainNetArgs {
     /// and at most 1.
     #[arg(long, value_name = "S", default_value_t = TrainSettings::default().final_step, value_parser = step)]
     final_step: f32,
-    /// Nodes of the tables' search that labels each position, 0 to 10000000 (0: the game results
+    /// Nodes of the search that labels each position, 0 to 10000000 (0: the game results
     /// alone).
     #[arg(long, value_name = "N", default_value_t = 0,
           value_parser = clap::value_parser!(u64).range(0..=10_000_000))]
@@ -33,8 +34,11 @@ pub struct TrainNetArgs {
     /// The game result's share of the target, 0 to 1 (the search's chance has the rest).
     #[arg(long, value_name = "W", default_value_t = 0.5, value_parser = share)]
     result_weight: f32,
-    /// Where the search labels are kept: read from FILE when it holds them for these positions
-    /// and `--label-nodes`, else searched and written to it.
+    /// The network the label searches judge by (default: the tables' sums).
+    #[arg(long, value_name = "FILE")]
+    label_net: Option<PathBuf>,
+    /// Where the search labels are kept: the positions' labels found in FILE are read, the
+    /// others searched and added to it (a file of another `--label-nodes` is refused).
     #[arg(long, value_name = "FILE")]
     labels: Option<PathBuf>,
     /// Seed of the initial weights and of the order of the positions.
@@ -63,6 +67,15 @@ fn step(text: &str) -> Result<f32, String> {
 /// Runs `mnk train-net`.
 pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     let (games, variant) = args.recorded.read()?;
+    let label_net = match &args.label_net {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let net = Net::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(&*Box::leak(Box::new(net)))
+        }
+    };
     let settings = TrainSettings {
         epochs: args.epochs,
         step: args.step,
@@ -73,6 +86,7 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         } else {
             args.result_weight
         },
+        label_net,
         seed: args.seed,
         threads: args.threads,
         ..TrainSettings::default()
@@ -93,10 +107,18 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         "the game results".to_string()
     } else {
         format!(
-            "{} × the game result + {} × the chance of a {}-node search by the tables",
+            "{} × the game result + {} × the chance of a {}-node search by {}",
             settings.result_weight,
             1.0 - settings.result_weight,
-            args.label_nodes
+            args.label_nodes,
+            args.label_net
+                .as_ref()
+                .map_or("the tables".to_string(), |p| {
+                    format!(
+                        "the network {}",
+                        p.file_name().unwrap_or_default().to_string_lossy()
+                    )
+                })
         )
     };
     let title = format!(

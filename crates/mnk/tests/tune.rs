@@ -301,7 +301,7 @@ fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
     ]);
     assert!(!out.status.success());
     assert!(
-        text(&out.stderr).contains("holds no labels of 500-node searches"),
+        text(&out.stderr).contains("not of 500-node searches by the tables;"),
         "{}",
         text(&out.stderr)
     );
@@ -354,6 +354,19 @@ fn train_net_and_match_explain_files_they_cannot_use() {
     );
     let garbage = dir.join("garbage.net");
     std::fs::write(&garbage, "# a network?\n1 2 three\n").unwrap();
+    refused(
+        &[
+            "train-net",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--label-nodes",
+            "100",
+            "--label-net",
+            path(&garbage),
+        ],
+        "garbage.net: line 2: 'three' is not a whole number",
+    );
     refused(
         &["match", "level6", "level6", "--net-a", path(&garbage)],
         "garbage.net: line 2: 'three' is not a whole number",
