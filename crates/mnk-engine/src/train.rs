@@ -123,12 +123,12 @@ pub struct Trained {
 }
 
 /// Trains a network for `variant` on `games` (see the module documentation). With
-/// `labels_file`, the search labels are read from it when it holds them for these positions
-/// and this node count, else searched and written to it (another run with other training
-/// settings then skips the searches).
+/// `labels_file`, the search labels it holds are read from it, and the others searched and
+/// added to it (another run with other training settings, or with more games, then searches
+/// only what is new).
 ///
 /// # Errors
-/// The labels file cannot be read or written, or holds labels of other positions.
+/// The labels file cannot be read or written, or holds labels of other searches.
 pub fn train(
     games: &[RecordedGame],
     variant: Variant,
@@ -149,37 +149,15 @@ pub fn train(
     let k = fit_scale(|k| table_error(&train_set, k));
     let started = Instant::now();
     if settings.label_nodes > 0 {
-        let mut known = match labels_file {
-            Some(file) => read_labels(file, settings)?,
-            None => HashMap::new(),
-        };
-        let labeller = match settings.label_net {
-            None => table,
-            Some(net) => &*Box::leak(Box::new(
-                WeightTable::new(table.weights().clone()).with_net(Some(net)),
-            )),
-        };
-        let before = known.len();
-        for set in [&mut train_set, &mut held_out] {
-            let keys: Vec<u64> = set
-                .iter()
-                .map(|s| position_key(used[s.game as usize], s.ply))
-                .collect();
-            let missing: Vec<(u64, Sample)> = keys
-                .iter()
-                .zip(set.iter())
-                .filter(|(key, _)| !known.contains_key(key))
-                .map(|(&key, s)| (key, s.clone()))
-                .collect();
-            let (missing_keys, missing): (Vec<u64>, Vec<Sample>) = missing.into_iter().unzip();
-            let found = search_chances(&missing, &used, labeller, settings, k);
-            known.extend(missing_keys.into_iter().zip(found));
-            let chances: Vec<Option<f32>> = keys.iter().map(|key| known[key]).collect();
-            mix(set, &chances, settings.result_weight);
-        }
-        if let Some(file) = labels_file.filter(|_| known.len() > before) {
-            write_labels(file, &known, settings)?;
-        }
+        label(
+            &mut train_set,
+            &mut held_out,
+            &used,
+            table,
+            settings,
+            k,
+            labels_file,
+        )?;
     }
     let label_secs = started.elapsed().as_secs_f64();
     let started = Instant::now();
@@ -222,6 +200,50 @@ pub fn train(
         label_secs,
         train_secs: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Mixes into the targets the chances of the label searches: those `labels_file` holds, and
+/// the others searched (and added to the file).
+fn label(
+    train_set: &mut [Sample],
+    held_out: &mut [Sample],
+    used: &[&RecordedGame],
+    table: &'static WeightTable,
+    settings: TrainSettings,
+    k: f64,
+    labels_file: Option<&Path>,
+) -> Result<(), String> {
+    let mut known = match labels_file {
+        Some(file) => read_labels(file, settings)?,
+        None => HashMap::new(),
+    };
+    let labeller = match settings.label_net {
+        None => table,
+        Some(net) => &*Box::leak(Box::new(
+            WeightTable::new(table.weights().clone()).with_net(Some(net)),
+        )),
+    };
+    let before = known.len();
+    for set in [train_set, held_out] {
+        let keys: Vec<u64> = set
+            .iter()
+            .map(|s| position_key(used[s.game as usize], s.ply))
+            .collect();
+        let (missing_keys, missing): (Vec<u64>, Vec<Sample>) = keys
+            .iter()
+            .zip(set.iter())
+            .filter(|(key, _)| !known.contains_key(key))
+            .map(|(&key, s)| (key, s.clone()))
+            .unzip();
+        let found = search_chances(&missing, used, labeller, settings, k);
+        known.extend(missing_keys.into_iter().zip(found));
+        let chances: Vec<Option<f32>> = keys.iter().map(|key| known[key]).collect();
+        mix(set, &chances, settings.result_weight);
+    }
+    match labels_file {
+        Some(file) if known.len() > before => write_labels(file, &known, settings),
+        _ => Ok(()),
+    }
 }
 
 /// What searches the labels: "N-node searches by the tables" or by a network (a hash of its
