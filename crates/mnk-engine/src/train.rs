@@ -251,13 +251,10 @@ fn label(
 fn labeller(settings: TrainSettings) -> String {
     let by = match settings.label_net {
         None => "the tables".to_string(),
-        Some(net) => {
-            let mut h = 0xcbf2_9ce4_8422_2325u64;
-            for b in net.to_text("").bytes() {
-                h = mnk_core::zobrist::mix64(h ^ u64::from(b));
-            }
-            format!("the network {h:016x}")
-        }
+        Some(net) => format!(
+            "the network {:016x}",
+            hash_text(HASH_START, &net.to_text(""))
+        ),
     };
     format!("{}-node searches by {by}", settings.label_nodes)
 }
@@ -272,14 +269,8 @@ fn labels_header(settings: TrainSettings) -> String {
 
 /// What identifies a position for its label: its rules and the moves that made it.
 fn position_key(game: &RecordedGame, ply: u16) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for b in game.rules.to_string().bytes() {
-        h = mnk_core::zobrist::mix64(h ^ u64::from(b));
-    }
-    for c in &game.moves[..usize::from(ply)] {
-        h = mnk_core::zobrist::mix64(h ^ ((c.x as u64) << 32 | (c.y as u64 & 0xffff_ffff)));
-    }
-    h
+    let rules = hash_text(HASH_START, &game.rules.to_string());
+    hash_moves(rules, &game.moves[..usize::from(ply)])
 }
 
 /// The labels kept in `file` (none when it does not exist yet).
@@ -340,11 +331,23 @@ fn step_size(settings: TrainSettings, epoch: usize) -> f32 {
 
 /// About one game in ten, chosen by a hash of its moves.
 fn held_out_game(game: &RecordedGame) -> bool {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for c in &game.moves {
-        h = mnk_core::zobrist::mix64(h ^ ((c.x as u64) << 32 | (c.y as u64 & 0xffff_ffff)));
-    }
-    h % 10 == 0
+    hash_moves(HASH_START, &game.moves) % 10 == 0
+}
+
+/// Where the hashes of games, positions and networks start.
+const HASH_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// `h` with the moves mixed in, in order.
+fn hash_moves(h: u64, moves: &[mnk_core::Cell]) -> u64 {
+    moves.iter().fold(h, |h, c| {
+        mnk_core::zobrist::mix64(h ^ ((c.x as u64) << 32 | (c.y as u64 & 0xffff_ffff)))
+    })
+}
+
+/// `h` with the text's bytes mixed in.
+fn hash_text(h: u64, text: &str) -> u64 {
+    text.bytes()
+        .fold(h, |h, b| mnk_core::zobrist::mix64(h ^ u64::from(b)))
 }
 
 fn game_samples(
@@ -809,6 +812,29 @@ mod tests {
             .iter()
             .all(|s| (0.25 * s.result..=0.25 * s.result + 0.75).contains(&s.target)));
         assert!(one.iter().any(|s| s.target != s.result));
+    }
+
+    #[test]
+    fn the_step_falls_from_the_first_pass_to_the_last() {
+        let settings = TrainSettings {
+            epochs: 5,
+            step: 0.01,
+            final_step: 0.001,
+            ..TrainSettings::default()
+        };
+        let steps: Vec<f32> = (0..5).map(|e| step_size(settings, e)).collect();
+        assert!(
+            (steps[0] - 0.01).abs() < 1e-7 && (steps[4] - 0.001).abs() < 1e-7,
+            "{steps:?}"
+        );
+        assert!(
+            (steps[2] - 0.0055).abs() < 1e-6,
+            "halfway, half the fall: {steps:?}"
+        );
+        assert!(steps.windows(2).all(|w| w[1] < w[0]), "{steps:?}");
+        // Without a final step of its own, the step stays.
+        let constant = TrainSettings::default();
+        assert!((0..30).all(|e| step_size(constant, e) == constant.step));
     }
 
     #[test]

@@ -38,7 +38,8 @@ pub struct TrainNetArgs {
     #[arg(long, value_name = "FILE")]
     label_net: Option<PathBuf>,
     /// Where the search labels are kept: the positions' labels found in FILE are read, the
-    /// others searched and added to it (a file of another `--label-nodes` is refused).
+    /// others searched and added to it (a file of another `--label-nodes` or `--label-net` is
+    /// refused).
     #[arg(long, value_name = "FILE")]
     labels: Option<PathBuf>,
     /// Seed of the initial weights and of the order of the positions.
@@ -66,6 +67,11 @@ fn step(text: &str) -> Result<f32, String> {
 
 /// Runs `mnk train-net`.
 pub fn run(args: &TrainNetArgs) -> Result<(), String> {
+    if args.label_nodes == 0 && (args.label_net.is_some() || args.labels.is_some()) {
+        return Err(
+            "--label-net and --labels are for search labels: give --label-nodes too".into(),
+        );
+    }
     let (games, variant) = args.recorded.read()?;
     let label_net = match &args.label_net {
         None => None,

@@ -352,6 +352,17 @@ fn train_net_and_match_explain_files_they_cannot_use() {
         ],
         "a step size is a number above 0 and at most 1",
     );
+    refused(
+        &[
+            "train-net",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--labels",
+            path(&dir.join("labels.txt")),
+        ],
+        "give --label-nodes too",
+    );
     let garbage = dir.join("garbage.net");
     std::fs::write(&garbage, "# a network?\n1 2 three\n").unwrap();
     refused(
