@@ -2,8 +2,8 @@
 //!
 //! From every game of the variant decided by play (each once, as the tuner takes them), every
 //! quiet position after the opening (see [`crate::tune::is_quiet`]) becomes a sample: its
-//! cells that take part, each as its four (own, opponent's) pattern pairs seen by the mover,
-//! and a target, the game's result for the mover (1, ½, 0), mixed with the win chance of a
+//! cells that take part, each as its four (own, opponent's) pattern pairs and line codes seen by
+//! the mover, and a target, the game's result for the mover (1, ½, 0), mixed with the win chance of a
 //! search of the position by the tables (`label_nodes` nodes, weight `1 - result_weight`) when
 //! asked. The games are split by a hash of their moves: about one in ten is held out, to
 //! measure the error on positions the network has not learnt from.
@@ -28,18 +28,27 @@ use crate::rng::Rng;
 use crate::search::board::Board;
 use crate::search::eval::evaluate;
 use crate::search::net::{
-    counts, pairs, Accumulator, Net, DIMS, HIDDEN, MAX_CELL_WEIGHT, MAX_HIDDEN_BIAS, MAX_OUT,
-    MAX_OUT_BIAS, MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
+    counts, pairs, Accumulator, CellLayer, Net, CODES, DIMS, HIDDEN, MAX_CELL_WEIGHT,
+    MAX_HIDDEN_BIAS, MAX_OUT, MAX_OUT_BIAS, MAX_WEIGHT, PAIRS, POOL_SCALE, QA, QO, QW,
 };
 use crate::search::weight_table::{Variant, WeightTable};
 use crate::search::Engine;
 use crate::tune::{distinct_games, is_quiet, replay, RecordedGame};
 use crate::{Limits, Value};
 
-/// One position: its cells (pattern pairs by the mover) and what it should be worth.
+/// A cell that takes part, as the mover sees it.
+#[derive(Clone, Copy, Debug)]
+struct CellSeen {
+    /// Per direction, (own pattern × 10 + opponent's).
+    pairs: [u8; 4],
+    /// Per direction, the mover's line code and the opponent's.
+    codes: [[u16; 2]; 4],
+}
+
+/// One position: its cells and what it should be worth.
 #[derive(Clone, Debug)]
 struct Sample {
-    cells: Vec<[u8; 4]>,
+    cells: Vec<CellSeen>,
     /// The game's result for the mover.
     result: f32,
     /// The tables' evaluation, for their scale and error.
@@ -64,6 +73,11 @@ pub struct TrainSettings {
     /// Adam's step size in the last pass: the step falls from `step` to this along a
     /// half cosine, so the last passes settle the weights rather than jump around a minimum.
     pub final_step: f32,
+    /// How fast the line codes' rows fall towards zero, per unit of step (decoupled weight
+    /// decay): the rows of codes the games seldom show stay near zero, so the network leans
+    /// on them only where the positions teach it to. Without it the codes are fitted to the
+    /// few positions that show them and the network plays far worse.
+    pub code_decay: f32,
     /// Nodes of the search that labels each position (0: results only).
     pub label_nodes: u64,
     /// The result's share of the target (the search's chance has the rest).
@@ -83,6 +97,7 @@ impl Default for TrainSettings {
             batch: 256,
             step: 0.002,
             final_step: 0.002,
+            code_decay: 4.0,
             label_nodes: 0,
             result_weight: 1.0,
             label_net: None,
@@ -178,6 +193,11 @@ pub fn train(
             let scale = 1.0 / chunk.len() as f32;
             grad.iter_mut().for_each(|g| *g *= scale);
             adam.step(&mut model.w, &grad, step);
+            // Decoupled decay of the code rows: the rows of rare codes fall back towards zero.
+            let decay = (1.0 - step * settings.code_decay).max(0.0);
+            for w in &mut model.w[OWN_AT..BIAS_AT] {
+                *w *= decay;
+            }
         }
         epoch_errors.push(mean_error(&held_out, |s| {
             f64::from(sigmoid_f32(model.forward(s).z))
@@ -378,13 +398,16 @@ fn game_samples(
 }
 
 /// The cells that take part, as the mover sees them.
-fn cells_of(board: &Board) -> Vec<[u8; 4]> {
+fn cells_of(board: &Board) -> Vec<CellSeen> {
     let me = board.side();
     (0..board.slots())
         .filter(|&i| board.is_empty(i))
         .filter_map(|i| {
             let (own, other) = (board.key(i, me), board.key(i, 1 - me));
-            counts(own, other).then(|| pairs(own, other).map(|p| p as u8))
+            counts(own, other).then(|| CellSeen {
+                pairs: pairs(own, other).map(|p| p as u8),
+                codes: board.line_codes(i).map(|c| [c[me], c[1 - me]]),
+            })
         })
         .collect()
 }
@@ -465,8 +488,8 @@ fn int_eval(net: &Net, s: &Sample) -> i32 {
     // The board's own sums, with the mover's keys first (view 0).
     let mut acc = Accumulator::new(net, s.cells.len());
     for (i, c) in s.cells.iter().enumerate() {
-        let (own, other) = keys_of(*c);
-        acc.add_cell(i, [own, other]);
+        let (own, other) = keys_of(c.pairs);
+        acc.add_cell(i, [own, other], c.codes);
     }
     acc.evaluate(0)
 }
@@ -498,7 +521,9 @@ fn swapped(p: u8) -> usize {
 
 // Offsets of the parameters in `Model::w`.
 const PAIR_AT: usize = 0;
-const BIAS_AT: usize = PAIR_AT + PAIRS * DIMS;
+const OWN_AT: usize = PAIR_AT + PAIRS * DIMS;
+const OPP_AT: usize = OWN_AT + CODES * DIMS;
+const BIAS_AT: usize = OPP_AT + CODES * DIMS;
 const HIDDEN_AT: usize = BIAS_AT + DIMS;
 const HIDDEN_BIAS_AT: usize = HIDDEN_AT + HIDDEN * 2 * DIMS;
 const OUT_AT: usize = HIDDEN_BIAS_AT + HIDDEN;
@@ -522,9 +547,10 @@ impl Model {
         let mut rng = Rng::seeded(seed);
         let mut uniform = |r: f32| (rng.unit() as f32 * 2.0 - 1.0) * r;
         let mut w = vec![0f32; PARAMS];
-        for x in &mut w[PAIR_AT..BIAS_AT] {
+        for x in &mut w[PAIR_AT..OWN_AT] {
             *x = uniform(0.25);
         }
+        // The code rows start at zero: at first the network reads the pattern pairs alone.
         w[BIAS_AT..HIDDEN_AT].fill(0.25);
         for x in &mut w[HIDDEN_AT..HIDDEN_BIAS_AT] {
             *x = uniform(0.3);
@@ -536,28 +562,38 @@ impl Model {
         Model { w }
     }
 
-    /// A cell's vector before clipping, seen by the player whose pairs are `p`.
-    fn cell_pre(&self, p: [usize; 4]) -> [f32; DIMS] {
+    /// A cell's vector before clipping, seen by one player: the offsets of its rows in `w`.
+    fn cell_pre(&self, rows: &[usize; 12]) -> [f32; DIMS] {
         let mut v = [0f32; DIMS];
-        v.copy_from_slice(&self.w[BIAS_AT..HIDDEN_AT]);
-        for q in p {
-            let row = &self.w[PAIR_AT + q * DIMS..PAIR_AT + (q + 1) * DIMS];
-            for (x, r) in v.iter_mut().zip(row) {
+        v.copy_from_slice(&self.w[BIAS_AT..BIAS_AT + DIMS]);
+        for &at in rows {
+            for (x, r) in v.iter_mut().zip(&self.w[at..at + DIMS]) {
                 *x += r;
             }
         }
         v
     }
 
-    fn views(c: [u8; 4]) -> [[usize; 4]; 2] {
-        [c.map(usize::from), c.map(swapped)]
+    /// The offsets in `w` of the rows a cell adds up, seen by the mover, then by the opponent.
+    fn views(c: &CellSeen) -> [[usize; 12]; 2] {
+        let seen = |pair: &dyn Fn(u8) -> usize, own: usize| -> [usize; 12] {
+            std::array::from_fn(|i| {
+                let d = i % 4;
+                match i / 4 {
+                    0 => PAIR_AT + pair(c.pairs[d]) * DIMS,
+                    1 => OWN_AT + usize::from(c.codes[d][own]) * DIMS,
+                    _ => OPP_AT + usize::from(c.codes[d][1 - own]) * DIMS,
+                }
+            })
+        };
+        [seen(&usize::from, 0), seen(&swapped, 1)]
     }
 
     fn forward(&self, s: &Sample) -> Forward {
         let mut x = [0f32; 2 * DIMS];
-        for &c in &s.cells {
-            for (view, p) in Model::views(c).into_iter().enumerate() {
-                for (j, v) in self.cell_pre(p).into_iter().enumerate() {
+        for c in &s.cells {
+            for (view, rows) in Model::views(c).iter().enumerate() {
+                for (j, v) in self.cell_pre(rows).into_iter().enumerate() {
                     x[view * DIMS + j] += v.clamp(0.0, 1.0);
                 }
             }
@@ -596,9 +632,9 @@ impl Model {
         }
         let inv = 1.0 / POOL_SCALE as f32;
         dx.iter_mut().for_each(|v| *v *= inv);
-        for &c in &s.cells {
-            for (view, p) in Model::views(c).into_iter().enumerate() {
-                let pre = self.cell_pre(p);
+        for c in &s.cells {
+            for (view, rows) in Model::views(c).iter().enumerate() {
+                let pre = self.cell_pre(rows);
                 let mut dv = [0f32; DIMS];
                 for j in 0..DIMS {
                     if pre[j] > 0.0 && pre[j] < 1.0 {
@@ -608,9 +644,8 @@ impl Model {
                 for j in 0..DIMS {
                     g[BIAS_AT + j] += dv[j];
                 }
-                for q in p {
-                    let row = &mut g[PAIR_AT + q * DIMS..PAIR_AT + (q + 1) * DIMS];
-                    for (r, d) in row.iter_mut().zip(&dv) {
+                for &at in rows {
+                    for (r, d) in g[at..at + DIMS].iter_mut().zip(&dv) {
                         *r += d;
                     }
                 }
@@ -622,10 +657,17 @@ impl Model {
     fn quantized(&self, k: f64) -> Net {
         let limit = MAX_CELL_WEIGHT as f32;
         let q16 = |x: f32| (x * QA as f32).round().clamp(-limit, limit) as i16;
-        let pair = (0..PAIRS)
-            .map(|p| std::array::from_fn(|j| q16(self.w[PAIR_AT + p * DIMS + j])))
-            .collect();
-        let cell_bias = std::array::from_fn(|j| q16(self.w[BIAS_AT + j]));
+        let rows = |at: usize, n: usize| -> Vec<[i16; DIMS]> {
+            (0..n)
+                .map(|r| std::array::from_fn(|j| q16(self.w[at + r * DIMS + j])))
+                .collect()
+        };
+        let cell = CellLayer {
+            pair: rows(PAIR_AT, PAIRS),
+            own_code: rows(OWN_AT, CODES),
+            opp_code: rows(OPP_AT, CODES),
+            bias: std::array::from_fn(|j| q16(self.w[BIAS_AT + j])),
+        };
         let hidden = (0..HIDDEN)
             .map(|h| {
                 std::array::from_fn(|j| {
@@ -643,8 +685,7 @@ impl Model {
                 .clamp(-MAX_OUT, MAX_OUT)
         });
         Net::new(
-            pair,
-            cell_bias,
+            cell,
             hidden,
             hidden_bias,
             out,
@@ -745,6 +786,28 @@ mod tests {
         // The integer network is the floating-point one within rounding.
         let last = *a.epoch_errors.last().unwrap();
         assert!((a.net_error - last).abs() < 0.01, "{} {last}", a.net_error);
+    }
+
+    #[test]
+    fn the_code_rows_decay_towards_zero() {
+        let games = games(30);
+        let settings = |code_decay| TrainSettings {
+            epochs: 4,
+            batch: 32,
+            step: 0.01,
+            code_decay,
+            ..TrainSettings::default()
+        };
+        let size = |decay| {
+            let net = train(&games, Variant::Freestyle, settings(decay), None)
+                .unwrap()
+                .net;
+            let rows = net.cell.own_code.iter().chain(&net.cell.opp_code);
+            rows.flatten().map(|&x| i64::from(x).abs()).sum::<i64>()
+        };
+        let (free, decayed) = (size(0.0), size(20.0));
+        // The codes are learnt (the games show them) and the decay holds them down.
+        assert!(free > 0 && decayed * 2 < free, "{free} {decayed}");
     }
 
     fn games_samples(games: &[RecordedGame]) -> Vec<Sample> {

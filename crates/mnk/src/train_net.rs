@@ -26,6 +26,10 @@ pub struct TrainNetArgs {
     /// and at most 1.
     #[arg(long, value_name = "S", default_value_t = TrainSettings::default().final_step, value_parser = step)]
     final_step: f32,
+    /// How fast the line codes' rows fall towards zero (decoupled weight decay, per unit of
+    /// step), 0 to 100; the step times it below 1.
+    #[arg(long, value_name = "D", default_value_t = TrainSettings::default().code_decay, value_parser = decay)]
+    code_decay: f32,
     /// Nodes of the search that labels each position, 0 to 10000000 (0: the game results
     /// alone).
     #[arg(long, value_name = "N", default_value_t = 0,
@@ -58,6 +62,13 @@ fn share(text: &str) -> Result<f32, String> {
     }
 }
 
+fn decay(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(d) if (0.0..=100.0).contains(&d) => Ok(d),
+        _ => Err("a decay is a number from 0 to 100".into()),
+    }
+}
+
 fn step(text: &str) -> Result<f32, String> {
     match text.trim().parse::<f32>() {
         Ok(s) if s > 0.0 && s <= 1.0 => Ok(s),
@@ -82,10 +93,14 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
             Some(&*Box::leak(Box::new(net)))
         }
     };
+    if args.code_decay * args.step.max(args.final_step) >= 1.0 {
+        return Err("--code-decay times the step must be below 1".into());
+    }
     let settings = TrainSettings {
         epochs: args.epochs,
         step: args.step,
         final_step: args.final_step,
+        code_decay: args.code_decay,
         label_nodes: args.label_nodes,
         result_weight: if args.label_nodes == 0 {
             1.0
@@ -128,12 +143,13 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         )
     };
     let title = format!(
-        "mnk network: {}, trained by `mnk train-net` ({} epochs, step {} to {}, seed {}) on {} positions of {} games\n\
+        "mnk network: {}, trained by `mnk train-net` ({} epochs, step {} to {}, code decay {}, seed {}) on {} positions of {} games\n\
          ({}); targets: {labels}. K = {:.6}; held-out error (mean squared, {} positions): tables {:.6}, network {:.6}.",
         variant.name(),
         args.epochs,
         args.step,
         args.final_step,
+        args.code_decay,
         args.seed,
         trained.train_positions,
         trained.games,

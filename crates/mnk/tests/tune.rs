@@ -358,6 +358,30 @@ fn train_net_and_match_explain_files_they_cannot_use() {
             path(&one),
             "--out",
             path(&out_file),
+            "--code-decay",
+            "101",
+        ],
+        "a decay is a number from 0 to 100",
+    );
+    refused(
+        &[
+            "train-net",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--code-decay",
+            "100",
+            "--step",
+            "0.5",
+        ],
+        "--code-decay times the step must be below 1",
+    );
+    refused(
+        &[
+            "train-net",
+            path(&one),
+            "--out",
+            path(&out_file),
             "--labels",
             path(&dir.join("labels.txt")),
         ],

@@ -29,7 +29,7 @@ use mnk_core::renju::ForbiddenMoves;
 use mnk_core::zobrist::mix64;
 use mnk_core::{Board as Geometry, Cell, Player, Position, Rules, MAX_COORD};
 
-use super::net::Accumulator;
+use super::net::{line_codes, Accumulator, CODE_REACH};
 use super::pattern::{self, generic_pattern, LineRule, Pattern, PatternTable, Segment, Side};
 use super::threat::{
     info_score, info_threat, info_threat_index, key_pattern, with_pattern, Threat,
@@ -201,7 +201,11 @@ impl Board {
             table: line_rules.map(pattern::table),
             pairs: pair_table(line_rules),
             weights,
-            acc: weights.net().map(|net| Accumulator::new(net, n)),
+            // A network reads lines CODE_REACH cells each way: five in a row and longer.
+            acc: weights
+                .net()
+                .filter(|_| reach >= CODE_REACH)
+                .map(|net| Accumulator::new(net, n)),
             cells: [0, 1].map(|p| weights.cells(colour(p))),
             bounded,
             width,
@@ -403,6 +407,13 @@ impl Board {
     #[must_use]
     pub fn key(&self, idx: usize, player: usize) -> u16 {
         self.keys[idx][player]
+    }
+
+    /// The line codes the network reads at cell `idx`: per direction, X's and O's (see
+    /// [`line_code`]; the board must reach [`CODE_REACH`] cells, as for five in a row).
+    #[must_use]
+    pub fn line_codes(&self, idx: usize) -> [[u16; 2]; 4] {
+        std::array::from_fn(|d| line_codes(self.lines[idx][d], self.reach))
     }
 
     /// The evaluation score of `player` at the empty cell `idx`.
@@ -892,8 +903,12 @@ impl Board {
             self.score[p] += info_score(info);
             self.threat_count[p][info_threat_index(info)] += 1;
         }
+        let codes = match &self.acc {
+            Some(acc) if acc.reads_codes() => self.line_codes(idx),
+            _ => [[0; 2]; 4],
+        };
         if let Some(acc) = &mut self.acc {
-            acc.add_cell(idx, self.keys[idx]);
+            acc.add_cell(idx, self.keys[idx], codes);
         }
         self.mark_hot(idx);
     }
@@ -950,8 +965,13 @@ impl Board {
             }
         }
         if let Some(acc) = &mut self.acc {
-            if self.keys[idx] != old_keys {
-                acc.change(idx, d, old_keys, self.keys[idx], LOG);
+            let codes = if acc.reads_codes() {
+                line_codes(line, self.reach)
+            } else {
+                [0; 2]
+            };
+            if self.keys[idx] != old_keys || codes != acc.codes(idx, d) {
+                acc.change(idx, d, old_keys, self.keys[idx], codes, LOG);
             }
         }
     }
@@ -1020,7 +1040,7 @@ impl Board {
         acc.pools() == other.pools()
             && (0..self.slots())
                 .filter(|&i| self.stone[i] == EMPTY)
-                .all(|i| acc.pre_of(i) == other.pre_of(i))
+                .all(|i| acc.pre_of(i) == other.pre_of(i) && acc.codes_of(i) == other.codes_of(i))
     }
 
     fn rebuilt(&self) -> Board {

@@ -5,9 +5,14 @@
 //! for either player in one of its four directions; the cells far from every stone count nothing,
 //! so the board's size does not shift the sums) is seen from one player's side: in each
 //! direction, the pair (own pattern, opponent's pattern), 10 × 10 classes of
-//! [`super::pattern::Pattern`]. A table gives each pair a vector of [`DIMS`] values; the cell's
-//! four vectors and a bias are summed and clipped to `[0, 1]` (a clipped ReLU), so a cell
-//! values its directions together (two threes at one cell are more than twice one). The board
+//! [`super::pattern::Pattern`], and the line's shape itself for each player, its *line code*
+//! ([`line_code`]: the own stones and free cells up to [`CODE_REACH`] each side before the first
+//! blocker, left and right alike). Tables give each pair and each own and opponent's code a
+//! vector of [`DIMS`] values; the cell's twelve vectors and a bias are summed and clipped to
+//! `[0, 1]` (a clipped ReLU), so a cell values its directions together (two threes at one cell
+//! are more than twice one). The pattern pairs carry the rule set (what wins, what is blocked);
+//! the codes the finer shape (where the stones sit, how much room is left). A network whose code
+//! rows are all zero (a file of the format before them) reads no codes at all. The board
 //! keeps, per player, the sum of those cell vectors over the board (the *pool*), changing only
 //! the cells a move's lines reach, as it does for the tables' sums.
 //!
@@ -31,6 +36,12 @@ pub const DIMS: usize = 16;
 pub const HIDDEN: usize = 32;
 /// (own, opponent) pattern pairs of one direction.
 pub const PAIRS: usize = 100;
+/// How many cells each side of a cell a line code reads.
+pub const CODE_REACH: u32 = 4;
+/// One side's codes: `1 << len | own` for `len` free cells before the blocker, less one.
+const SIDE_CODES: usize = (1 << (CODE_REACH + 1)) - 1;
+/// Line codes: unordered pairs of side codes (a line read either way is the same shape).
+pub const CODES: usize = SIDE_CODES * (SIDE_CODES + 1) / 2;
 /// A cell vector's value 1.
 pub const QA: i32 = 127;
 /// A first-layer weight's value 1.
@@ -45,8 +56,9 @@ pub const POOL_MAX: i32 = 32_767;
 /// The largest first-layer weight (the trainer clamps to it).
 pub const MAX_WEIGHT: i32 = 1 << 10;
 
-/// The largest pair row or cell bias value (the trainer clamps to it): five sum within i16.
-pub const MAX_CELL_WEIGHT: i32 = 6_000;
+/// The largest pair or code row or cell bias value (the trainer clamps to it): the thirteen of
+/// a cell sum within i16.
+pub const MAX_CELL_WEIGHT: i32 = 2_500;
 
 /// The largest hidden bias (in 1/[`QA`]).
 pub const MAX_HIDDEN_BIAS: i32 = 1 << 20;
@@ -60,13 +72,24 @@ pub const MAX_OUT_BIAS: i32 = 20_000;
 /// One player's pool: the sum of the cell vectors seen from that player's side.
 pub type Pool = [i32; DIMS];
 
+/// The tables of a cell vector's shares, in 1/[`QA`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellLayer {
+    /// Per direction pair (own pattern × 10 + opponent's), the cell vector's share.
+    pub pair: Vec<[i16; DIMS]>,
+    /// Per line code of the player whose view it is ([`CODES`] rows).
+    pub own_code: Vec<[i16; DIMS]>,
+    /// Per line code of the other player.
+    pub opp_code: Vec<[i16; DIMS]>,
+    /// Added to every cell vector before clipping.
+    pub bias: [i16; DIMS],
+}
+
 /// A network's weights, in the integer form the search uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Net {
-    /// Per direction pair (own pattern × 10 + opponent's), the cell vector's share.
-    pub pair: Vec<[i16; DIMS]>,
-    /// Added to every cell vector before clipping.
-    pub cell_bias: [i16; DIMS],
+    /// The cell vectors' tables.
+    pub cell: CellLayer,
     /// First layer: per hidden unit, weights of the mover's pool then the opponent's.
     pub hidden: Vec<[i32; 2 * DIMS]>,
     /// First layer's biases (in 1/[`QA`]).
@@ -80,6 +103,12 @@ pub struct Net {
     /// the two key nibbles side by side ([`view_index`]); the nibbles past the last pattern
     /// never occur and keep zero rows.
     views: Box<[Views; 256]>,
+    /// Derived from the code tables: per line code of X, its share in X's view (own) then O's
+    /// (opponent's); then per line code of O, its share in X's view then O's.
+    code_views: Box<[[Views; CODES]; 2]>,
+    /// Whether any code row is other than zero: a network without codes (the format before
+    /// them) spares the board their reading.
+    reads_codes: bool,
     /// The cell bias in both views.
     views_bias: Views,
     /// `hidden` in 16 bits (every weight is within [`MAX_WEIGHT`]), in a fixed-size block: so
@@ -104,12 +133,84 @@ pub fn pairs(own: u16, other: u16) -> [usize; 4] {
     [0, 1, 2, 3].map(|d| key_pattern(own, d) as usize * 10 + key_pattern(other, d) as usize)
 }
 
+/// Player `p`'s line code of a cell whose line masks are `line` (the board's form: bit `r` the
+/// cell, bits below it one side nearest first from `r - 1`, above it the other; a wall in both
+/// masks): each side read up to [`CODE_REACH`] cells, stopping at the first opponent's stone or
+/// wall, as `1 << len | own` (`len` free cells, a bit per own stone among them, nearest lowest),
+/// and the two sides an unordered pair, in `0..CODES`. `r` is at least [`CODE_REACH`].
+#[inline]
+#[must_use]
+pub fn line_code(line: [u64; 2], r: u32, p: usize) -> u16 {
+    line_codes(line, r)[p]
+}
+
+/// Both players' line codes ([`line_code`]), X's then O's, by table: each side's four cells
+/// of both masks index the two side codes at once.
+#[inline]
+#[must_use]
+pub fn line_codes(line: [u64; 2], r: u32) -> [u16; 2] {
+    const NEAR: u64 = (1 << CODE_REACH) - 1;
+    let window =
+        |shift: u32| ((line[0] >> shift) & NEAR | ((line[1] >> shift) & NEAR) << 4) as usize;
+    let above = SIDES_ABOVE[window(r + 1)];
+    let below = SIDES_BELOW[window(r - CODE_REACH)];
+    [0, 1].map(|p| CODE_OF_SIDES[usize::from(below[p]) * SIDE_CODES + usize::from(above[p])])
+}
+
+/// Per four cells of X's mask and O's (X's in the low nibble, the cell nearest the centre in
+/// bit 0), both players' side codes.
+static SIDES_ABOVE: [[u8; 2]; 256] = side_table(false);
+/// The same with the nearest cell in bit 3 (the cells below the centre).
+static SIDES_BELOW: [[u8; 2]; 256] = side_table(true);
+/// Per pair of side codes, the line code (the pair unordered, numbered in a triangle).
+static CODE_OF_SIDES: [u16; SIDE_CODES * SIDE_CODES] = code_table();
+
+const fn side_table(nearest_high: bool) -> [[u8; 2]; 256] {
+    let mut table = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        let masks = [i & 0xF, i >> 4];
+        let mut p = 0;
+        while p < 2 {
+            let (own, blocked) = (masks[p] & !masks[1 - p], masks[1 - p]);
+            let (mut len, mut code) = (0, 0);
+            while len < CODE_REACH as usize {
+                let bit = if nearest_high { 3 - len } else { len };
+                if blocked >> bit & 1 == 1 {
+                    break;
+                }
+                code |= (own >> bit & 1) << len;
+                len += 1;
+            }
+            table[i][p] = ((code | 1 << len) - 1) as u8;
+            p += 1;
+        }
+        i += 1;
+    }
+    table
+}
+
+const fn code_table() -> [u16; SIDE_CODES * SIDE_CODES] {
+    let mut table = [0u16; SIDE_CODES * SIDE_CODES];
+    let (mut a, mut next) = (0, 0);
+    while a < SIDE_CODES {
+        let mut b = a;
+        while b < SIDE_CODES {
+            table[a * SIDE_CODES + b] = next;
+            table[b * SIDE_CODES + a] = next;
+            next += 1;
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
 impl Net {
     /// A network of these weights.
     #[must_use]
     pub fn new(
-        pair: Vec<[i16; DIMS]>,
-        cell_bias: [i16; DIMS],
+        cell: CellLayer,
         hidden: Vec<[i32; 2 * DIMS]>,
         hidden_bias: [i32; HIDDEN],
         out: [i32; HIDDEN],
@@ -119,24 +220,38 @@ impl Net {
         for (p, row) in views.iter_mut().enumerate() {
             let (x, o) = (p & 0xF, p >> 4);
             if x < 10 && o < 10 {
-                row[..DIMS].copy_from_slice(&pair[x * 10 + o]);
-                row[DIMS..].copy_from_slice(&pair[o * 10 + x]);
+                row[..DIMS].copy_from_slice(&cell.pair[x * 10 + o]);
+                row[DIMS..].copy_from_slice(&cell.pair[o * 10 + x]);
             }
         }
+        let mut code_views = Box::new([[[0; 2 * DIMS]; CODES]; 2]);
+        for c in 0..CODES {
+            code_views[0][c][..DIMS].copy_from_slice(&cell.own_code[c]);
+            code_views[0][c][DIMS..].copy_from_slice(&cell.opp_code[c]);
+            code_views[1][c][..DIMS].copy_from_slice(&cell.opp_code[c]);
+            code_views[1][c][DIMS..].copy_from_slice(&cell.own_code[c]);
+        }
+        let reads_codes = cell
+            .own_code
+            .iter()
+            .chain(&cell.opp_code)
+            .flatten()
+            .any(|&x| x != 0);
         let mut views_bias = [0; 2 * DIMS];
-        views_bias[..DIMS].copy_from_slice(&cell_bias);
-        views_bias[DIMS..].copy_from_slice(&cell_bias);
+        views_bias[..DIMS].copy_from_slice(&cell.bias);
+        views_bias[DIMS..].copy_from_slice(&cell.bias);
         let hidden16 = Box::new(std::array::from_fn(|u| {
             std::array::from_fn(|j| hidden[u][j].clamp(-MAX_WEIGHT, MAX_WEIGHT) as i16)
         }));
         Net {
-            pair,
-            cell_bias,
+            cell,
             hidden,
             hidden_bias,
             out,
             out_bias,
             views,
+            code_views,
+            reads_codes,
             views_bias,
             hidden16,
         }
@@ -175,13 +290,17 @@ impl Net {
                 numbers.push((n + 1, v));
             }
         }
-        let want = PAIRS * DIMS + DIMS + HIDDEN * 2 * DIMS + HIDDEN + HIDDEN + 1;
-        if numbers.len() != want {
+        let head = HIDDEN * 2 * DIMS + HIDDEN + HIDDEN + 1;
+        let want = PAIRS * DIMS + 2 * CODES * DIMS + DIMS + head;
+        // A network of the format before line codes: its code rows are zero.
+        let without_codes = PAIRS * DIMS + DIMS + head;
+        if numbers.len() != want && numbers.len() != without_codes {
             return Err(format!(
                 "a network holds {want} numbers, this file {}",
                 numbers.len()
             ));
         }
+        let codes = if numbers.len() == want { CODES } else { 0 };
         let mut it = numbers.into_iter();
         let mut take = |n: usize, limit: i32, what: &str| -> Result<Vec<i32>, String> {
             (0..n)
@@ -197,15 +316,30 @@ impl Net {
                 .collect()
         };
         let pair_values = take(PAIRS * DIMS, MAX_CELL_WEIGHT, "a pair row")?;
+        let own_values = take(codes * DIMS, MAX_CELL_WEIGHT, "an own line code's row")?;
+        let opp_values = take(
+            codes * DIMS,
+            MAX_CELL_WEIGHT,
+            "an opponent's line code's row",
+        )?;
         let bias_values = take(DIMS, MAX_CELL_WEIGHT, "the cell bias")?;
         let hidden_values = take(HIDDEN * 2 * DIMS, MAX_WEIGHT, "a hidden unit's weight")?;
         let hidden_bias = take(HIDDEN, MAX_HIDDEN_BIAS, "a hidden bias")?;
         let out = take(HIDDEN, MAX_OUT, "an output weight")?;
         let out_bias = take(1, MAX_OUT_BIAS, "the output bias")?;
         let as_i16 = |v: &[i32]| -> [i16; DIMS] { std::array::from_fn(|j| v[j] as i16) };
+        let rows = |v: &[i32]| -> Vec<[i16; DIMS]> {
+            let mut rows: Vec<[i16; DIMS]> = v.chunks(DIMS).map(as_i16).collect();
+            rows.resize(CODES, [0; DIMS]);
+            rows
+        };
         Ok(Net::new(
-            pair_values.chunks(DIMS).map(as_i16).collect(),
-            as_i16(&bias_values),
+            CellLayer {
+                pair: pair_values.chunks(DIMS).map(as_i16).collect(),
+                own_code: rows(&own_values),
+                opp_code: rows(&opp_values),
+                bias: as_i16(&bias_values),
+            },
             hidden_values
                 .chunks(2 * DIMS)
                 .map(|c| std::array::from_fn(|j| c[j]))
@@ -225,7 +359,7 @@ impl Net {
         }
         let _ = writeln!(
             s,
-            "# mnk network: {PAIRS} pair rows of {DIMS}, cell bias, {HIDDEN} hidden rows of {}, hidden biases, output weights, output bias",
+            "# mnk network: {PAIRS} pair rows of {DIMS}, {CODES} own line code rows, {CODES} opponent's line code rows, cell bias, {HIDDEN} hidden rows of {}, hidden biases, output weights, output bias",
             2 * DIMS
         );
         let row = |s: &mut String, xs: &mut dyn Iterator<Item = i64>| {
@@ -235,11 +369,19 @@ impl Net {
         s.push_str(
             "# pairs (own pattern, opponent's pattern), dead b1 f1 b2 f2 b3 f3 b4 f4 five\n",
         );
-        for r in &self.pair {
+        for r in &self.cell.pair {
+            row(&mut s, &mut r.iter().map(|&x| i64::from(x)));
+        }
+        s.push_str("# own line codes\n");
+        for r in &self.cell.own_code {
+            row(&mut s, &mut r.iter().map(|&x| i64::from(x)));
+        }
+        s.push_str("# opponent's line codes\n");
+        for r in &self.cell.opp_code {
             row(&mut s, &mut r.iter().map(|&x| i64::from(x)));
         }
         s.push_str("# cell bias\n");
-        row(&mut s, &mut self.cell_bias.iter().map(|&x| i64::from(x)));
+        row(&mut s, &mut self.cell.bias.iter().map(|&x| i64::from(x)));
         s.push_str("# hidden units: mover's pool, opponent's pool\n");
         for r in &self.hidden {
             row(&mut s, &mut r.iter().map(|&x| i64::from(x)));
@@ -260,8 +402,8 @@ type Pools = [i32; 2 * DIMS];
 type Views = [i16; 2 * DIMS];
 
 /// What a board keeps for its network: the two players' pools, per cell its vectors before
-/// clipping in both views, and what [`Accumulator::undo_move`] restores. Both views sit in one
-/// row, so a change reads one table row for both.
+/// clipping in both views and its line codes, and what [`Accumulator::undo_move`] restores.
+/// Both views sit in one row, so a change reads one table row for both.
 #[derive(Clone, Debug)]
 pub struct Accumulator<'n> {
     net: &'n Net,
@@ -271,10 +413,21 @@ pub struct Accumulator<'n> {
     /// moves by at most [`QA`], a move changes some 40 cells), and widened once.
     pending: Views,
     pre: Vec<Views>,
+    /// Per cell and direction, X's line code and O's.
+    codes: Vec<[[u16; 2]; 4]>,
     /// Per move made with logging: the pools before it and the length of `pre_log`.
     moves: Vec<(Pools, usize)>,
-    /// Cells' vectors before a logged change, oldest first.
-    pre_log: Vec<(u32, Views)>,
+    /// Cells' vectors and codes before a logged change, oldest first.
+    pre_log: Vec<Logged>,
+}
+
+/// A cell's state before a logged change of its direction `d`.
+#[derive(Clone, Copy, Debug)]
+struct Logged {
+    idx: u32,
+    d: u8,
+    codes: [u16; 2],
+    pre: Views,
 }
 
 impl<'n> Accumulator<'n> {
@@ -286,19 +439,23 @@ impl<'n> Accumulator<'n> {
             pools: [0; 2 * DIMS],
             pending: [0; 2 * DIMS],
             pre: vec![[0; 2 * DIMS]; slots],
+            codes: vec![[[0; 2]; 4]; slots],
             moves: Vec::new(),
             pre_log: Vec::new(),
         }
     }
 
-    /// Computes the empty cell `idx` from its keys and adds it to the pools.
-    pub fn add_cell(&mut self, idx: usize, keys: [u16; 2]) {
-        // Wrapping sums: every row and the bias are within MAX_CELL_WEIGHT, so five never wrap.
+    /// Computes the empty cell `idx` from its keys and line codes (per direction X's and
+    /// O's) and adds it to the pools.
+    pub fn add_cell(&mut self, idx: usize, keys: [u16; 2], codes: [[u16; 2]; 4]) {
+        // Wrapping sums: every row and the bias are within MAX_CELL_WEIGHT, so the thirteen
+        // never wrap.
         let mut pre = self.net.views_bias;
-        for d in 0..4 {
-            let row = &self.net.views[view_index(keys, d)];
-            for (x, r) in pre.iter_mut().zip(row) {
-                *x = x.wrapping_add(*r);
+        for (d, code) in codes.iter().enumerate() {
+            for row in self.rows(keys, d, *code) {
+                for (x, r) in pre.iter_mut().zip(row) {
+                    *x = x.wrapping_add(*r);
+                }
             }
         }
         let part = mask(counts(keys[0], keys[1]));
@@ -306,6 +463,33 @@ impl<'n> Accumulator<'n> {
             *s += i32::from(clip(x) & part);
         }
         self.pre[idx] = pre;
+        self.codes[idx] = codes;
+    }
+
+    /// The three rows direction `d` adds to a cell of these keys and codes.
+    #[inline]
+    fn rows(&self, keys: [u16; 2], d: usize, code: [u16; 2]) -> [&'n Views; 3] {
+        let net = self.net;
+        [
+            &net.views[view_index(keys, d)],
+            &net.code_views[0][usize::from(code[0])],
+            &net.code_views[1][usize::from(code[1])],
+        ]
+    }
+
+    /// Whether the network reads line codes (see [`Net`]'s `reads_codes`); when it does not,
+    /// every cell's codes stay 0, whose rows are zero.
+    #[inline]
+    #[must_use]
+    pub fn reads_codes(&self) -> bool {
+        self.net.reads_codes
+    }
+
+    /// The line codes of the empty cell `idx` in direction `d`, X's and O's.
+    #[inline]
+    #[must_use]
+    pub fn codes(&self, idx: usize, d: usize) -> [u16; 2] {
+        self.codes[idx][d]
     }
 
     /// Takes the cell `idx` (about to hold a stone) out of the pools; its vectors stay for
@@ -317,22 +501,40 @@ impl<'n> Accumulator<'n> {
         }
     }
 
-    /// The empty cell `idx`'s keys changed from `old` to `new` in direction `d` only; with
-    /// `log`, [`Accumulator::undo_move`] restores its vectors.
+    /// The empty cell `idx`'s keys changed from `old` to `new` and its line codes to `code`,
+    /// in direction `d` only; with `log`, [`Accumulator::undo_move`] restores its vectors.
     #[inline]
-    pub fn change(&mut self, idx: usize, d: usize, old: [u16; 2], new: [u16; 2], log: bool) {
+    pub fn change(
+        &mut self,
+        idx: usize,
+        d: usize,
+        old: [u16; 2],
+        new: [u16; 2],
+        code: [u16; 2],
+        log: bool,
+    ) {
+        let old_code = self.codes[idx][d];
         if log {
-            self.pre_log.push((idx as u32, self.pre[idx]));
+            self.pre_log.push(Logged {
+                idx: idx as u32,
+                d: d as u8,
+                codes: old_code,
+                pre: self.pre[idx],
+            });
         }
         // All-ones masks where the cell takes part, so the loop has no branch and vectorises.
         let (was, is) = (mask(counts(old[0], old[1])), mask(counts(new[0], new[1])));
-        let out = &self.net.views[view_index(old, d)];
-        let into = &self.net.views[view_index(new, d)];
+        let [out_pair, out_x, out_o] = self.rows(old, d, old_code);
+        let [in_pair, in_x, in_o] = self.rows(new, d, code);
         // On copies, so the compiler need not check whether the rows overlap.
         let before = self.pre[idx];
-        let after: Views =
-            std::array::from_fn(|j| before[j].wrapping_sub(out[j]).wrapping_add(into[j]));
+        let after: Views = std::array::from_fn(|j| {
+            before[j]
+                .wrapping_sub(out_pair[j].wrapping_add(out_x[j]).wrapping_add(out_o[j]))
+                .wrapping_add(in_pair[j].wrapping_add(in_x[j]).wrapping_add(in_o[j]))
+        });
         self.pre[idx] = after;
+        self.codes[idx][d] = code;
         for (j, pending) in self.pending.iter_mut().enumerate() {
             let delta = (clip(after[j]) & is) - (clip(before[j]) & was);
             *pending = pending.wrapping_add(delta);
@@ -362,8 +564,10 @@ impl<'n> Accumulator<'n> {
         };
         self.pools = pools;
         self.pending = [0; 2 * DIMS];
-        for (idx, pre) in self.pre_log.drain(len..).rev() {
-            self.pre[idx as usize] = pre;
+        for logged in self.pre_log.drain(len..).rev() {
+            let idx = logged.idx as usize;
+            self.pre[idx] = logged.pre;
+            self.codes[idx][usize::from(logged.d)] = logged.codes;
         }
     }
 
@@ -392,6 +596,12 @@ impl<'n> Accumulator<'n> {
     #[must_use]
     pub fn pre_of(&self, idx: usize) -> Views {
         self.pre[idx]
+    }
+
+    /// The line codes of cell `idx` (for consistency checks).
+    #[must_use]
+    pub fn codes_of(&self, idx: usize) -> [[u16; 2]; 4] {
+        self.codes[idx]
     }
 }
 
@@ -435,16 +645,23 @@ impl Net {
     pub fn random(seed: u64) -> Net {
         let mut rng = crate::rng::Rng::seeded(seed);
         let mut small = |r: i32| (rng.below((2 * r + 1) as usize) as i32) - r;
-        let pair = (0..PAIRS)
-            .map(|_| std::array::from_fn(|_| small(40) as i16))
-            .collect();
-        let cell_bias = std::array::from_fn(|_| small(60) as i16);
+        let mut rows = |n: usize| -> Vec<[i16; DIMS]> {
+            (0..n)
+                .map(|_| std::array::from_fn(|_| small(40) as i16))
+                .collect()
+        };
+        let cell = CellLayer {
+            pair: rows(PAIRS),
+            own_code: rows(CODES),
+            opp_code: rows(CODES),
+            bias: std::array::from_fn(|_| small(60) as i16),
+        };
         let hidden = (0..HIDDEN)
             .map(|_| std::array::from_fn(|_| small(100)))
             .collect();
         let hidden_bias = std::array::from_fn(|_| small(60));
         let out = std::array::from_fn(|_| small(5000));
-        Net::new(pair, cell_bias, hidden, hidden_bias, out, small(50))
+        Net::new(cell, hidden, hidden_bias, out, small(50))
     }
 }
 
@@ -458,6 +675,30 @@ mod tests {
         let text = net.to_text("a test\nof two lines");
         assert!(text.starts_with("# a test\n# of two lines\n"));
         assert_eq!(Net::parse(&text).unwrap(), net);
+    }
+
+    #[test]
+    fn a_network_of_the_format_before_codes_reads_none() {
+        let mut net = Net::random(3);
+        let mut cell = net.cell.clone();
+        cell.own_code = vec![[0; DIMS]; CODES];
+        cell.opp_code = vec![[0; DIMS]; CODES];
+        net = Net::new(cell, net.hidden, net.hidden_bias, net.out, net.out_bias);
+        assert!(!net.reads_codes && Net::random(3).reads_codes);
+        // The file without its two sections of code rows.
+        let text = net.to_text("t");
+        let mut skipping = false;
+        let old: Vec<&str> = text
+            .lines()
+            .filter(|line| {
+                if line.starts_with("# ") {
+                    skipping = line.contains("line codes");
+                }
+                !skipping
+            })
+            .collect();
+        assert!(old.len() < text.lines().count());
+        assert_eq!(Net::parse(&old.join("\n")).unwrap(), net);
     }
 
     #[test]
@@ -498,7 +739,8 @@ mod tests {
         let net = Net::random(2);
         let pooled = |keys: [u16; 2]| {
             let mut acc = Accumulator::new(&net, 1);
-            acc.add_cell(0, keys);
+            let empty = line_code([0, 0], CODE_REACH, 0);
+            acc.add_cell(0, keys, [[empty; 2]; 4]);
             *acc.pools()
         };
         // F1 in every direction for both (an empty neighbourhood): no part.
@@ -512,5 +754,68 @@ mod tests {
         let pools = pooled([lone, two]);
         assert!(pools.iter().all(|&x| (0..=QA).contains(&x)));
         assert_ne!(pools, [0; 2 * DIMS]);
+    }
+
+    /// A line of `2r + 1` cells around an empty centre, each empty (0), X's (1), O's (2) or
+    /// a wall (3), as the board's masks.
+    fn masks(below: &[u8], above: &[u8], r: u32) -> [u64; 2] {
+        let mut line = [0u64; 2];
+        for (sideways, cells) in [(-1i64, below), (1, above)] {
+            for (i, &c) in cells.iter().enumerate() {
+                let bit = 1u64 << (i64::from(r) + sideways * (i as i64 + 1));
+                for (p, mask) in line.iter_mut().enumerate() {
+                    if c == 3 || usize::from(c) == p + 1 {
+                        *mask |= bit;
+                    }
+                }
+            }
+        }
+        line
+    }
+
+    /// One side's code read cell by cell: free cells up to the first blocker, own stones set.
+    fn side_code(cells: &[u8], p: usize) -> usize {
+        let mut code = 0;
+        let mut len = 0;
+        for &c in cells.iter().take(CODE_REACH as usize) {
+            if c == 3 || (c != 0 && usize::from(c) != p + 1) {
+                break;
+            }
+            if c != 0 {
+                code |= 1 << len;
+            }
+            len += 1;
+        }
+        (code | 1 << len) - 1
+    }
+
+    #[test]
+    fn line_codes_name_each_shape_once_whichever_way_it_is_read() {
+        // Every line of reach 4 (4^8), and lines of reach 5 with a random fifth cell a side.
+        let mut rng = crate::rng::Rng::seeded(9);
+        let mut seen = std::collections::HashMap::new();
+        for n in 0..1u32 << 16 {
+            let cell = |i: u32| (n >> (2 * i) & 3) as u8;
+            let (mut below, mut above): (Vec<u8>, Vec<u8>) =
+                ((0..4).map(cell).collect(), (4..8).map(cell).collect());
+            let r = 4 + rng.below(2) as u32;
+            if r == 5 {
+                below.push(rng.below(4) as u8);
+                above.push(rng.below(4) as u8);
+            }
+            for p in 0..2 {
+                let code = line_code(masks(&below, &above, r), r, p);
+                assert!(usize::from(code) < CODES);
+                // Read the other way round, the same code.
+                assert_eq!(line_code(masks(&above, &below, r), r, p), code);
+                // The same sides, the same code; other sides, another.
+                let (a, b) = (side_code(&below, p), side_code(&above, p));
+                let shape = (a.min(b), a.max(b));
+                assert_eq!(*seen.entry(shape).or_insert(code), code, "{shape:?}");
+            }
+        }
+        let codes: std::collections::HashSet<u16> = seen.values().copied().collect();
+        assert_eq!(codes.len(), seen.len(), "two shapes share a code");
+        assert_eq!(seen.len(), CODES, "every pair of side codes occurs");
     }
 }
