@@ -410,9 +410,13 @@ impl Board {
     }
 
     /// The line codes the network reads at cell `idx`: per direction, X's and O's (see
-    /// [`line_code`]; the board must reach [`CODE_REACH`] cells, as for five in a row).
+    /// [`line_codes`]); all 0 on a board whose lines reach less than [`CODE_REACH`] cells (k
+    /// below five, where no network plays).
     #[must_use]
     pub fn line_codes(&self, idx: usize) -> [[u16; 2]; 4] {
+        if self.reach < CODE_REACH {
+            return [[0; 2]; 4];
+        }
         std::array::from_fn(|d| line_codes(self.lines[idx][d], self.reach))
     }
 
@@ -1251,6 +1255,22 @@ mod tests {
                 assert!(board.matches_fresh(), "{rules} step {step}\n{board:?}");
             }
         }
+    }
+
+    #[test]
+    fn line_codes_need_the_reach_of_five() {
+        let played = |rules: &str| {
+            let rules: Rules = rules.parse().unwrap();
+            let mut board = Board::from_position(&Position::new(rules));
+            board.play(board.index_of(Cell::new(4, 4)).unwrap());
+            board.line_codes(board.index_of(Cell::new(5, 4)).unwrap())
+        };
+        // Four in a row reaches three cells: no codes (and no network). Five reads X's stone
+        // next to the cell in the row (direction 0) and an empty line in the column.
+        assert_eq!(played("9x9x4"), [[0; 2]; 4]);
+        let codes = played("9x9x5");
+        assert_ne!(codes[0][0], codes[1][0]);
+        assert_eq!(codes[1][0], codes[1][1]);
     }
 
     #[test]
