@@ -352,30 +352,20 @@ fn train_net_and_match_explain_files_they_cannot_use() {
         ],
         "a step size is a number above 0 and at most 1",
     );
-    refused(
-        &[
-            "train-net",
-            path(&one),
-            "--out",
-            path(&out_file),
-            "--code-decay",
-            "101",
-        ],
-        "a decay is a number from 0 to 100",
-    );
-    refused(
-        &[
-            "train-net",
-            path(&one),
-            "--out",
-            path(&out_file),
-            "--code-decay",
-            "100",
-            "--step",
-            "0.5",
-        ],
-        "--code-decay times the step must be below 1",
-    );
+    for (decay, expected) in [
+        (
+            &["--code-decay", "101"][..],
+            "a decay is a number from 0 to 100",
+        ),
+        (
+            &["--code-decay", "100", "--step", "0.5"],
+            "--code-decay times the step must be below 1",
+        ),
+    ] {
+        let mut args = vec!["train-net", path(&one), "--out", path(&out_file)];
+        args.extend_from_slice(decay);
+        refused(&args, expected);
+    }
     refused(
         &[
             "train-net",

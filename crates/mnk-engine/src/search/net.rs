@@ -6,7 +6,7 @@
 //! so the board's size does not shift the sums) is seen from one player's side: in each
 //! direction, the pair (own pattern, opponent's pattern), 10 × 10 classes of
 //! [`super::pattern::Pattern`], and the line's shape itself for each player, its *line code*
-//! ([`line_code`]: the own stones and free cells up to [`CODE_REACH`] each side before the first
+//! ([`line_codes`]: the own stones and free cells up to [`CODE_REACH`] each side before the first
 //! blocker, left and right alike). Tables give each pair and each own and opponent's code a
 //! vector of [`DIMS`] values; the cell's twelve vectors and a bias are summed and clipped to
 //! `[0, 1]` (a clipped ReLU), so a cell values its directions together (two threes at one cell
@@ -133,19 +133,12 @@ pub fn pairs(own: u16, other: u16) -> [usize; 4] {
     [0, 1, 2, 3].map(|d| key_pattern(own, d) as usize * 10 + key_pattern(other, d) as usize)
 }
 
-/// Player `p`'s line code of a cell whose line masks are `line` (the board's form: bit `r` the
-/// cell, bits below it one side nearest first from `r - 1`, above it the other; a wall in both
-/// masks): each side read up to [`CODE_REACH`] cells, stopping at the first opponent's stone or
-/// wall, as `1 << len | own` (`len` free cells, a bit per own stone among them, nearest lowest),
-/// and the two sides an unordered pair, in `0..CODES`. `r` is at least [`CODE_REACH`].
-#[inline]
-#[must_use]
-pub fn line_code(line: [u64; 2], r: u32, p: usize) -> u16 {
-    line_codes(line, r)[p]
-}
-
-/// Both players' line codes ([`line_code`]), X's then O's, by table: each side's four cells
-/// of both masks index the two side codes at once.
+/// Both players' line codes, X's then O's, of a cell whose line masks are `line` (the board's
+/// form: bit `r` the cell, bits below it one side nearest first from `r - 1`, above it the
+/// other; a wall in both masks): each side read up to [`CODE_REACH`] cells, stopping at the
+/// first opponent's stone or wall, as `1 << len | own` (`len` free cells, a bit per own stone
+/// among them, nearest lowest), and the two sides an unordered pair, in `0..CODES`. `r` is at
+/// least [`CODE_REACH`]. By table: each side's four cells of both masks index both side codes.
 #[inline]
 #[must_use]
 pub fn line_codes(line: [u64; 2], r: u32) -> [u16; 2] {
@@ -739,7 +732,7 @@ mod tests {
         let net = Net::random(2);
         let pooled = |keys: [u16; 2]| {
             let mut acc = Accumulator::new(&net, 1);
-            let empty = line_code([0, 0], CODE_REACH, 0);
+            let empty = line_codes([0, 0], CODE_REACH)[0];
             acc.add_cell(0, keys, [[empty; 2]; 4]);
             *acc.pools()
         };
@@ -804,10 +797,10 @@ mod tests {
                 above.push(rng.below(4) as u8);
             }
             for p in 0..2 {
-                let code = line_code(masks(&below, &above, r), r, p);
+                let code = line_codes(masks(&below, &above, r), r)[p];
                 assert!(usize::from(code) < CODES);
                 // Read the other way round, the same code.
-                assert_eq!(line_code(masks(&above, &below, r), r, p), code);
+                assert_eq!(line_codes(masks(&above, &below, r), r)[p], code);
                 // The same sides, the same code; other sides, another.
                 let (a, b) = (side_code(&below, p), side_code(&above, p));
                 let shape = (a.min(b), a.max(b));
