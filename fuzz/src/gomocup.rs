@@ -291,6 +291,7 @@ impl Quick {
             max_depth: limits.max_depth,
             max_nodes: Some(limits.max_nodes.map_or(MAX_NODES, |n| n.min(MAX_NODES))),
             deadline: Some(deadline),
+            cutoff: limits.cutoff.clone(),
             stop: limits.stop.clone(),
         }
     }

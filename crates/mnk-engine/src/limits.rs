@@ -102,8 +102,14 @@ pub struct Limits {
     pub max_depth: Option<u32>,
     /// Greatest number of nodes.
     pub max_nodes: Option<u64>,
-    /// When to stop thinking and answer.
+    /// When to stop thinking and answer: the search plans its time by it (when to start
+    /// another iteration, how long the root's threat searches may take), so a search with a
+    /// deadline depends on the machine's speed.
     pub deadline: Option<Deadline>,
+    /// A hard stop that plans nothing: the search ends there, but until then it runs as it
+    /// would without one. A node-limited search with a cutoff is reproducible unless the
+    /// cutoff stops it (which [`Limits::should_stop`] then tells).
+    pub cutoff: Option<Deadline>,
     /// Raised by the caller to stop the search at once (the best move so far is answered).
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -143,14 +149,39 @@ impl Limits {
         }
     }
 
-    /// Whether the caller asked to stop or the deadline passed. Cheap enough to call every few
-    /// thousand nodes; searches should not call it at every node.
+    /// Whether the caller asked to stop or the deadline or the cutoff passed. Cheap enough to
+    /// call every few thousand nodes; searches should not call it at every node.
     #[must_use]
     pub fn should_stop(&self) -> bool {
         self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
-            || self.deadline.as_ref().is_some_and(Deadline::passed)
+            || self.out_of_time()
+    }
+
+    /// Whether the deadline or the cutoff passed.
+    #[must_use]
+    pub fn out_of_time(&self) -> bool {
+        [&self.deadline, &self.cutoff]
+            .into_iter()
+            .flatten()
+            .any(Deadline::passed)
+    }
+
+    /// These limits with the deadline made a cutoff (and an earlier cutoff kept): the same
+    /// hard stop, but a search under them is decided by its other limits alone until then.
+    #[must_use]
+    pub fn with_cutoff_only(&self) -> Limits {
+        let cutoff = [&self.deadline, &self.cutoff]
+            .into_iter()
+            .flatten()
+            .min_by_key(|d| d.remaining_ms())
+            .cloned();
+        Limits {
+            deadline: None,
+            cutoff,
+            ..self.clone()
+        }
     }
 
     /// Whether `nodes` reaches the node limit.

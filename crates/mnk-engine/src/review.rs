@@ -77,10 +77,12 @@ pub fn evaluate(pos: &Position, nodes: u64, limits: &Limits) -> Result<Evaluatio
             nodes: 0,
         });
     }
+    // The caller's deadline only as a cutoff: as a deadline the search would plan its time by
+    // it and stop iterating early on a busy machine, before the cutoff, with another value.
     let limits = Limits {
         max_nodes: Some(nodes.clamp(1, MAX_REVIEW_NODES)),
         max_depth: None,
-        ..limits.clone()
+        ..limits.with_cutoff_only()
     };
     let analysis = Engine::new(REVIEW_HASH_MB).analyse(pos, &limits, &mut |_| {})?;
     // A search the clock or the caller cut short would value the position otherwise on another
@@ -312,6 +314,10 @@ pub fn game_accuracy(moves: &[f64]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Clock, Deadline};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
 
     fn gomoku() -> Rules {
         "gomoku15".parse().unwrap()
@@ -411,5 +417,67 @@ mod tests {
         let b = evaluate(&pos, 30_000, &Limits::none()).unwrap();
         assert_eq!(a, b);
         assert!(a.nodes >= 30_000 && a.best.is_some() && a.depth > 2);
+    }
+
+    /// A clock that moves a millisecond each time it is read: a machine so busy that the
+    /// search's time plan sees its turn running out.
+    #[derive(Default)]
+    struct Busy(AtomicU64);
+
+    impl Clock for Busy {
+        fn now_ms(&self) -> u64 {
+            self.0.fetch_add(1, Ordering::Relaxed)
+        }
+    }
+
+    /// The review's limits, a deadline `budget_ms` away on a fresh busy clock, and how often the
+    /// search read that clock.
+    fn busy_review(pos: &Position, budget_ms: u64) -> (Result<Evaluation, BotError>, u64) {
+        let clock = Arc::new(Busy::default());
+        let limits = Limits {
+            deadline: Some(Deadline::after(
+                clock.clone(),
+                Duration::from_millis(budget_ms),
+            )),
+            ..Limits::none()
+        };
+        let found = evaluate(pos, 30_000, &limits);
+        (found, clock.0.load(Ordering::Relaxed))
+    }
+
+    #[test]
+    fn a_busy_clock_changes_no_value_until_it_stops_the_search() {
+        let rules = gomoku();
+        let mut pos = Position::new(rules);
+        for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 6)] {
+            pos.play(Cell { x, y });
+        }
+        let calm = evaluate(&pos, 30_000, &Limits::none()).unwrap();
+        let (found, reads) = busy_review(&pos, 1 << 40);
+        assert_eq!(found.unwrap(), calm);
+        // Most of the turn gone by the last iterations, but not all: a search planning its time
+        // by the deadline would stop iterating early here (see the last assertion), the
+        // review's runs to its nodes.
+        let tight = reads + reads / 4;
+        assert_eq!(busy_review(&pos, tight).0.unwrap(), calm);
+        let (cut, _) = busy_review(&pos, reads / 2);
+        assert!(matches!(cut, Err(BotError::OutOfTime { .. })), "{cut:?}");
+        let planned = Limits {
+            deadline: Some(Deadline::after(
+                Arc::new(Busy::default()),
+                Duration::from_millis(tight),
+            )),
+            max_nodes: Some(30_000),
+            ..Limits::none()
+        };
+        let timed = Engine::new(REVIEW_HASH_MB)
+            .analyse(&pos, &planned, &mut |_| {})
+            .unwrap();
+        assert!(
+            timed.nodes < calm.nodes,
+            "{} against {}",
+            timed.nodes,
+            calm.nodes
+        );
     }
 }

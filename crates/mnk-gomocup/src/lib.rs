@@ -58,6 +58,7 @@ pub fn strongest_bot(rules: &Rules, options: BotOptions) -> Result<Box<dyn Bot>,
             max_depth: Some(1),
             max_nodes: Some(WARM_UP_NODES),
             deadline: Some(Deadline::from_now(WARM_UP_TIME)),
+            cutoff: None,
             stop: None,
         };
         // Only the side effect matters; a bot that cannot move here will say so later.

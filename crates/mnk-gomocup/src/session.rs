@@ -561,6 +561,7 @@ impl Session {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             deadline: Some(deadline),
+            cutoff: None,
             stop: Some(Arc::clone(stop)),
         };
         let options = self.options_for(pos.rules(), stop);

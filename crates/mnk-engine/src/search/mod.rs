@@ -429,6 +429,7 @@ impl Engine {
         let limits = if limits.max_depth.is_none()
             && limits.max_nodes.is_none()
             && limits.deadline.is_none()
+            && limits.cutoff.is_none()
             && limits.stop.is_none()
         {
             fallback = Limits::depth(DEFAULT_DEPTH);
@@ -779,7 +780,7 @@ impl Drop for RaiseOnDrop<'_> {
 fn stopped_by(limits: &Limits, nodes: u64) -> End {
     if limits.nodes_exhausted(nodes) {
         End::Nodes
-    } else if limits.deadline.as_ref().is_some_and(|d| d.passed()) {
+    } else if limits.out_of_time() {
         End::Time
     } else if limits.should_stop() {
         End::Stopped

@@ -99,6 +99,7 @@ impl Strongest {
             max_depth: limits.max_depth,
             max_nodes: Some(STRONGEST_NODES),
             deadline: None,
+            cutoff: None,
             stop: limits.stop.clone(),
         }
     }
