@@ -406,13 +406,15 @@ mod tests {
         assert_eq!(game_accuracy(&[]), None);
     }
 
+    /// An open position of four stones, for the searches' tests.
+    fn four_stones() -> Position {
+        let moves = [(7, 7), (8, 8), (7, 8), (6, 6)].map(|(x, y)| Cell { x, y });
+        Position::from_moves(gomoku(), &moves).unwrap()
+    }
+
     #[test]
     fn the_same_position_gets_the_same_value_twice() {
-        let rules = gomoku();
-        let mut pos = Position::new(rules);
-        for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 6)] {
-            pos.play(Cell { x, y });
-        }
+        let pos = four_stones();
         let a = evaluate(&pos, 30_000, &Limits::none()).unwrap();
         let b = evaluate(&pos, 30_000, &Limits::none()).unwrap();
         assert_eq!(a, b);
@@ -447,11 +449,7 @@ mod tests {
 
     #[test]
     fn a_busy_clock_changes_no_value_until_it_stops_the_search() {
-        let rules = gomoku();
-        let mut pos = Position::new(rules);
-        for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 6)] {
-            pos.play(Cell { x, y });
-        }
+        let pos = four_stones();
         let calm = evaluate(&pos, 30_000, &Limits::none()).unwrap();
         let (found, reads) = busy_review(&pos, 1 << 40);
         assert_eq!(found.unwrap(), calm);
