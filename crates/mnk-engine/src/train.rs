@@ -84,6 +84,10 @@ pub struct TrainSettings {
     pub result_weight: f32,
     /// The network the label searches judge by (`None`: the tables).
     pub label_net: Option<&'static Net>,
+    /// Whether the search chances are recalibrated against the game results before they are
+    /// mixed in (see [`calibrate`]): a label search's score becomes a chance through the
+    /// tables' scale `K`, which fits a network's scores no better than by chance.
+    pub calibrate_labels: bool,
     /// Seed of the initial weights and of the order of the positions.
     pub seed: u64,
     /// Threads for the label searches.
@@ -101,6 +105,7 @@ impl Default for TrainSettings {
             label_nodes: 0,
             result_weight: 1.0,
             label_net: None,
+            calibrate_labels: false,
             seed: 1,
             threads: 1,
         }
@@ -131,6 +136,9 @@ pub struct Trained {
     pub net_spread: f64,
     /// The held-out error after each epoch (floating-point form).
     pub epoch_errors: Vec<f64>,
+    /// The factor the label chances' logits were multiplied by (see [`calibrate`]; 1 when
+    /// they were not recalibrated).
+    pub label_factor: f64,
     /// Seconds spent labelling.
     pub label_secs: f64,
     /// Seconds spent training.
@@ -163,8 +171,9 @@ pub fn train(
     }
     let k = fit_scale(|k| table_error(&train_set, k));
     let started = Instant::now();
+    let mut label_factor = 1.0;
     if settings.label_nodes > 0 {
-        label(
+        label_factor = label(
             &mut train_set,
             &mut held_out,
             &used,
@@ -217,13 +226,15 @@ pub fn train(
         table_spread: spread(held_out.iter().map(|s| s.table_eval)),
         net_spread,
         epoch_errors,
+        label_factor,
         label_secs,
         train_secs: started.elapsed().as_secs_f64(),
     })
 }
 
 /// Mixes into the targets the chances of the label searches: those `labels_file` holds, and
-/// the others searched (and added to the file).
+/// the others searched (and added to the file). Returns the factor [`calibrate`] found (1
+/// without `calibrate_labels`).
 fn label(
     train_set: &mut [Sample],
     held_out: &mut [Sample],
@@ -232,7 +243,7 @@ fn label(
     settings: TrainSettings,
     k: f64,
     labels_file: Option<&Path>,
-) -> Result<(), String> {
+) -> Result<f64, String> {
     let mut known = match labels_file {
         Some(file) => read_labels(file, settings)?,
         None => HashMap::new(),
@@ -244,7 +255,7 @@ fn label(
         )),
     };
     let before = known.len();
-    for set in [train_set, held_out] {
+    let mut chances_of = |set: &[Sample]| {
         let keys: Vec<u64> = set
             .iter()
             .map(|s| position_key(used[s.game as usize], s.ply))
@@ -257,13 +268,59 @@ fn label(
             .unzip();
         let found = search_chances(&missing, used, labeller, settings, k);
         known.extend(missing_keys.into_iter().zip(found));
-        let chances: Vec<Option<f32>> = keys.iter().map(|key| known[key]).collect();
-        mix(set, &chances, settings.result_weight);
-    }
+        keys.iter().map(|key| known[key]).collect::<Vec<_>>()
+    };
+    let mut train_chances = chances_of(train_set);
+    let mut held_out_chances = chances_of(held_out);
+    let factor = if settings.calibrate_labels {
+        calibrate(train_set, &mut train_chances, &mut held_out_chances)
+    } else {
+        1.0
+    };
+    mix(train_set, &train_chances, settings.result_weight);
+    mix(held_out, &held_out_chances, settings.result_weight);
     match labels_file {
-        Some(file) if known.len() > before => write_labels(file, &known, settings),
-        _ => Ok(()),
+        Some(file) if known.len() > before => write_labels(file, &known, settings)?,
+        _ => {}
     }
+    Ok(factor)
+}
+
+/// Recalibrates the search chances against the game results: every chance `c` the search did
+/// not prove becomes `sigmoid(a · logit(c))`, with `a` fitted by least squares to the results
+/// of the training positions (the held-out ones are mapped with the same `a`). A search turns
+/// its score into a chance through the tables' `K`; a network whose scores spread wider than
+/// the tables' would otherwise teach the next network to be surer still. Returns `a`.
+fn calibrate(
+    train_set: &[Sample],
+    train_chances: &mut [Option<f32>],
+    held_out_chances: &mut [Option<f32>],
+) -> f64 {
+    let unproven = |c: f32| c > 0.0 && c < 1.0;
+    let logit = |c: f32| (f64::from(c) / (1.0 - f64::from(c))).ln();
+    let pairs: Vec<(f64, f64)> = train_set
+        .iter()
+        .zip(train_chances.iter())
+        .filter_map(|(s, c)| {
+            c.filter(|&c| unproven(c))
+                .map(|c| (logit(c), f64::from(s.result)))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return 1.0;
+    }
+    let a = fit_scale(|a| {
+        pairs
+            .iter()
+            .map(|&(x, result)| (sigmoid(a * x) - result).powi(2))
+            .sum::<f64>()
+    });
+    for c in train_chances.iter_mut().chain(held_out_chances.iter_mut()) {
+        if let Some(v) = c.as_mut().filter(|v| unproven(**v)) {
+            *v = sigmoid(a * logit(*v)) as f32;
+        }
+    }
+    a
 }
 
 /// What searches the labels: "N-node searches by the tables" or by a network (a hash of its
@@ -808,6 +865,37 @@ mod tests {
         let (free, decayed) = (size(0.0), size(20.0));
         // The codes are learnt (the games show them) and the decay holds them down.
         assert!(free > 0 && decayed * 2 < free, "{free} {decayed}");
+    }
+
+    #[test]
+    fn calibration_undoes_an_overconfident_scale_and_leaves_proofs_alone() {
+        // Results drawn with the chance sigmoid(x), labels twice as sure: sigmoid(2x).
+        let mut rng = Rng::seeded(3);
+        let mut set = Vec::new();
+        let mut chances = Vec::new();
+        for i in 0..20_000u32 {
+            let x = f64::from(i % 400) / 50.0 - 4.0;
+            let won = rng.unit() < sigmoid(x);
+            set.push(Sample {
+                cells: Vec::new(),
+                result: if won { 1.0 } else { 0.0 },
+                table_eval: 0,
+                target: 0.0,
+                game: i,
+                ply: 0,
+            });
+            chances.push(Some(sigmoid(2.0 * x) as f32));
+        }
+        chances[0] = Some(1.0);
+        chances[1] = None;
+        let mut held_out = vec![Some(sigmoid(2.0) as f32), Some(0.0)];
+        let a = calibrate(&set, &mut chances, &mut held_out);
+        assert!((0.45..0.55).contains(&a), "factor {a}");
+        assert_eq!(chances[0], Some(1.0), "a proven win stays one");
+        assert_eq!(chances[1], None);
+        assert_eq!(held_out[1], Some(0.0), "a proven loss stays zero");
+        let calibrated = f64::from(held_out[0].unwrap());
+        assert!((calibrated - sigmoid(2.0 * a)).abs() < 1e-6);
     }
 
     fn games_samples(games: &[RecordedGame]) -> Vec<Sample> {

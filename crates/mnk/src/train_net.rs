@@ -41,6 +41,11 @@ pub struct TrainNetArgs {
     /// The network the label searches judge by (default: the tables' sums).
     #[arg(long, value_name = "FILE")]
     label_net: Option<PathBuf>,
+    /// Recalibrate the search chances against the game results before mixing them in (their
+    /// logits times one factor fitted to the results): for labels by a network, whose scores
+    /// the tables' scale does not fit.
+    #[arg(long)]
+    calibrate_labels: bool,
     /// Where the search labels are kept: the positions' labels found in FILE are read, the
     /// others searched and added to it (a file of another `--label-nodes` or `--label-net` is
     /// refused).
@@ -78,9 +83,12 @@ fn step(text: &str) -> Result<f32, String> {
 
 /// Runs `mnk train-net`.
 pub fn run(args: &TrainNetArgs) -> Result<(), String> {
-    if args.label_nodes == 0 && (args.label_net.is_some() || args.labels.is_some()) {
+    if args.label_nodes == 0
+        && (args.label_net.is_some() || args.labels.is_some() || args.calibrate_labels)
+    {
         return Err(
-            "--label-net and --labels are for search labels: give --label-nodes too".into(),
+            "--label-net, --labels and --calibrate-labels are for search labels: give --label-nodes too"
+                .into(),
         );
     }
     let (games, variant) = args.recorded.read()?;
@@ -108,6 +116,7 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
             args.result_weight
         },
         label_net,
+        calibrate_labels: args.calibrate_labels,
         seed: args.seed,
         threads: args.threads,
         ..TrainSettings::default()
@@ -124,11 +133,19 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     for (i, e) in trained.epoch_errors.iter().enumerate() {
         println!("epoch {:>3}: held-out error {e:.6}", i + 1);
     }
+    let calibrated = if args.calibrate_labels {
+        format!(
+            " (its logit × {:.3}, fitted to the results)",
+            trained.label_factor
+        )
+    } else {
+        String::new()
+    };
     let labels = if args.label_nodes == 0 {
         "the game results".to_string()
     } else {
         format!(
-            "{} × the game result + {} × the chance of a {}-node search by {}",
+            "{} × the game result + {} × the chance of a {}-node search by {}{calibrated}",
             settings.result_weight,
             1.0 - settings.result_weight,
             args.label_nodes,
@@ -166,6 +183,12 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         trained.games, trained.train_positions, trained.held_out_positions
     );
     println!("K = {:.6}", trained.k);
+    if args.calibrate_labels {
+        println!(
+            "Label chances recalibrated: logit × {:.4}",
+            trained.label_factor
+        );
+    }
     println!(
         "Held-out error: tables {:.6}, network {:.6}",
         trained.table_error, trained.net_error

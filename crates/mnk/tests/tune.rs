@@ -292,6 +292,20 @@ fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
     assert!(train(&again, &["--labels", path(&labels)]).status.success());
     assert_eq!(std::fs::read_to_string(&again).unwrap(), written);
     assert_eq!(std::fs::read_to_string(&labels).unwrap(), kept);
+    // Recalibrated labels: the factor is reported and named in the network's title; the file
+    // keeps the searches' own chances.
+    let calibrated = dir.join("calibrated.txt");
+    let out = train(
+        &calibrated,
+        &["--labels", path(&labels), "--calibrate-labels"],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}{stdout}", text(&out.stderr));
+    let factor = number_after(&stdout, "Label chances recalibrated: logit × ");
+    assert!(factor > 0.0 && factor.is_finite(), "{stdout}");
+    let title = std::fs::read_to_string(&calibrated).unwrap();
+    assert!(title.contains(", fitted to the results)"), "{title}");
+    assert_eq!(std::fs::read_to_string(&labels).unwrap(), kept);
     // Another node count is refused, and the file is left as it was.
     let out = mnk(&[
         "train-net",
@@ -378,6 +392,16 @@ fn train_net_and_match_explain_files_they_cannot_use() {
             path(&out_file),
             "--labels",
             path(&dir.join("labels.txt")),
+        ],
+        "give --label-nodes too",
+    );
+    refused(
+        &[
+            "train-net",
+            path(&one),
+            "--out",
+            path(&out_file),
+            "--calibrate-labels",
         ],
         "give --label-nodes too",
     );
