@@ -86,7 +86,7 @@ pub struct TrainSettings {
     pub label_net: Option<&'static Net>,
     /// Whether the search chances are recalibrated against the game results before they are
     /// mixed in (see [`calibrate`]): a label search's score becomes a chance through the
-    /// tables' scale `K`, which fits a network's scores no better than by chance.
+    /// tables' scale `K`, fitted to the tables' scores, not to a network's.
     pub calibrate_labels: bool,
     /// Seed of the initial weights and of the order of the positions.
     pub seed: u64,
