@@ -54,11 +54,11 @@ impl SizeClass {
 /// itself; docs/strength.md, "Win chances"). A class not listed takes its rule set's standard
 /// board, and a rule set not listed freestyle's.
 pub const SCALES: [(Variant, SizeClass, f64); 5] = [
-    (Variant::Freestyle, SizeClass::Standard, 0.000_281),
-    (Variant::Freestyle, SizeClass::Large, 0.000_290),
-    (Variant::Exact, SizeClass::Standard, 0.000_430),
-    (Variant::Renju, SizeClass::Standard, 0.000_267),
-    (Variant::Caro, SizeClass::Standard, 0.000_197),
+    (Variant::Freestyle, SizeClass::Standard, 0.000_345),
+    (Variant::Freestyle, SizeClass::Large, 0.000_354),
+    (Variant::Exact, SizeClass::Standard, 0.000_368),
+    (Variant::Renju, SizeClass::Standard, 0.000_254),
+    (Variant::Caro, SizeClass::Standard, 0.000_225),
 ];
 
 /// The scale `K` for positions under `rules`.
