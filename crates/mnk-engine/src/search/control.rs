@@ -57,6 +57,11 @@ impl<'a> Control<'a> {
     /// Counts a node; true when the search must stop now.
     #[inline]
     pub fn tick(&mut self) -> bool {
+        // Once stopped, the unwinding (a re-search begun on a stopped search's score) counts
+        // nothing: a node limit is never overrun.
+        if self.stopped {
+            return true;
+        }
         self.nodes += 1;
         if !self.stopped && self.limits.nodes_exhausted(self.nodes) {
             self.stopped = true;
