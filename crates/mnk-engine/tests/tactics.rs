@@ -238,6 +238,7 @@ fn run_suite(threads: usize) {
     assert!(puzzles.len() >= 40, "only {} positions", puzzles.len());
     if let Ok(only) = std::env::var("TACTICS_ONLY") {
         puzzles.retain(|pz| pz.name.contains(&only));
+        assert!(!puzzles.is_empty(), "no position's name holds {only:?}");
     }
     let mut failures = Vec::new();
     let start = Instant::now();

@@ -63,7 +63,7 @@ impl<'a> Control<'a> {
             return true;
         }
         self.nodes += 1;
-        if !self.stopped && self.limits.nodes_exhausted(self.nodes) {
+        if self.limits.nodes_exhausted(self.nodes) {
             self.stopped = true;
         }
         if self.nodes & (CHECK_EVERY - 1) == 0 {
