@@ -396,7 +396,11 @@ function statusText(outcome, st) {
     if (!vsComputer()) return playerText('playerWins', outcome.winner);
     return outcome.winner === store.side ? t('youWin') : t('computerWins');
   }
-  if (outcome.status === 'draw') return outcome.reason === 'no_line_left' ? t('drawNoLine') : t('draw');
+  if (outcome.status === 'draw') {
+    if (outcome.reason === 'no_line_left') return t('drawNoLine');
+    if (outcome.reason === 'no_move_left') return t('drawNoMove');
+    return t('draw');
+  }
   if (!st) return '';
   // A room's game can end with no line on the board: a resignation, an agreed draw, a flag.
   if (st.result) return resultText(st.result, store.rules);

@@ -4,7 +4,7 @@
 //! legal game. This module only translates: JSON in, [`Position`] or [`ApiError`] out, and the
 //! JSON shapes of `docs/api.md` for cells, outcomes and states.
 
-use mnk_core::{Cell, Outcome, Position, Rules, RulesSpec};
+use mnk_core::{Cell, DrawKind, Outcome, Position, Rules, RulesSpec};
 use mnk_engine::Value;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
@@ -172,12 +172,17 @@ pub fn cell_names(rules: &Rules, cells: &[Cell]) -> Vec<String> {
     cells.iter().map(|&c| rules.cell_name(c)).collect()
 }
 
-/// How the game stands: `{"status": "ongoing" | "draw" | "win", "winner", "line"}`.
+/// How the game stands: `{"status": "ongoing" | "draw" | "win", "winner", "line"}`, and for a
+/// draw before the board is full (renju's black with no move that is not forbidden)
+/// `"reason": "no_move_left"`.
 #[must_use]
 pub fn outcome_json(rules: &Rules, outcome: &Outcome) -> Json {
     match outcome {
         Outcome::Ongoing => json!({ "status": "ongoing" }),
-        Outcome::Draw => json!({ "status": "draw" }),
+        Outcome::Draw(DrawKind::FullBoard) => json!({ "status": "draw" }),
+        Outcome::Draw(DrawKind::NoMoveLeft) => {
+            json!({ "status": "draw", "reason": "no_move_left" })
+        }
         Outcome::Win { winner, line } => json!({
             "status": "win",
             "winner": winner,
@@ -193,6 +198,7 @@ pub fn game_outcome_json(pos: &Position) -> Json {
     if pos.no_line_left() {
         return json!({ "status": "draw", "reason": "no_line_left" });
     }
+
     outcome_json(pos.rules(), pos.outcome())
 }
 
@@ -280,6 +286,18 @@ mod tests {
 
     fn request(rules: Json, moves: Json) -> GameRequest {
         serde_json::from_value(json!({ "rules": rules, "moves": moves })).unwrap()
+    }
+
+    #[test]
+    fn a_draw_before_the_board_is_full_says_why() {
+        let renju: Rules = "renju".parse().unwrap();
+        let full = outcome_json(&renju, &Outcome::Draw(DrawKind::FullBoard));
+        assert_eq!(full, json!({ "status": "draw" }));
+        let shut_out = outcome_json(&renju, &Outcome::Draw(DrawKind::NoMoveLeft));
+        assert_eq!(
+            shut_out,
+            json!({ "status": "draw", "reason": "no_move_left" })
+        );
     }
 
     #[test]

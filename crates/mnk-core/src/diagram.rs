@@ -327,7 +327,7 @@ mod tests {
         assert_eq!(err, DiagramError::Setup(SetupError::BothWon), "{err}");
         assert!(err.to_string().contains("cannot arise in a game"), "{err}");
         let full = Position::from_diagram(rules, "X O X\nX O O\nO X X").unwrap();
-        assert_eq!(*full.outcome(), Outcome::Draw);
+        assert_eq!(*full.outcome(), Outcome::Draw(crate::DrawKind::FullBoard));
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub use diagram::{DiagramError, MAX_PICTURE_SPAN};
 pub use forbidden::ForbiddenKind;
 pub use opening::{Decision, Opening, OpeningError, Seat, Step};
 pub use player::Player;
-pub use position::{Outcome, PlayError, Position};
+pub use position::{DrawKind, Outcome, PlayError, Position};
 pub use psq::{Psq, PsqError, PSQ_K};
 pub use record::Record;
 #[cfg(feature = "serde")]

@@ -149,7 +149,7 @@ mod tests {
         }
         let answer = match pos.outcome() {
             crate::Outcome::Win { .. } => true,
-            crate::Outcome::Draw => false,
+            crate::Outcome::Draw(_) => false,
             crate::Outcome::Ongoing => pos.legal_moves().into_iter().any(|m| {
                 pos.play(m);
                 let win = some_win_ahead(pos, memo);

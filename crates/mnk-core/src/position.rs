@@ -20,8 +20,9 @@ use crate::zobrist;
 pub enum Outcome {
     /// Nobody has won and there is room to play.
     Ongoing,
-    /// A bounded board filled up without a winning line.
-    Draw,
+    /// Nobody won and nobody can move: the bounded board is full, or (renju) black is to move
+    /// and every free cell is forbidden to black.
+    Draw(DrawKind),
     /// `winner` made a winning line; `line` lists its cells in order along the line.
     Win {
         /// Who won.
@@ -45,6 +46,25 @@ impl Outcome {
             Outcome::Win { winner, .. } => Some(*winner),
             _ => None,
         }
+    }
+}
+
+/// Why a game ended in a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawKind {
+    /// Every cell of the bounded board holds a stone.
+    FullBoard,
+    /// Black is to move under renju and every free cell is forbidden to black. Passing is not
+    /// part of these rules, so black cannot move and, as on a full board, nobody can win.
+    NoMoveLeft,
+}
+
+impl fmt::Display for DrawKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DrawKind::FullBoard => "the board is full",
+            DrawKind::NoMoveLeft => "black has no move left that is not forbidden",
+        })
     }
 }
 
@@ -489,12 +509,22 @@ impl Position {
         self.outcome_without_win()
     }
 
-    /// Draw on a full bounded board, else the game goes on (for a position with no winning line).
+    /// Draw on a full bounded board or when the side to move has no move (renju's black with
+    /// only forbidden cells free), else the game goes on (for a position with no winning line).
     fn outcome_without_win(&self) -> Outcome {
-        match self.rules.cell_count() {
-            Some(n) if self.history.len() == n => Outcome::Draw,
-            _ => Outcome::Ongoing,
+        if self.is_full() {
+            Outcome::Draw(DrawKind::FullBoard)
+        } else if self.mover_is_shut_out() {
+            Outcome::Draw(DrawKind::NoMoveLeft)
+        } else {
+            Outcome::Ongoing
         }
+    }
+
+    /// Whether every cell of a bounded board holds a stone (never on the unbounded board).
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        self.rules.cell_count() == Some(self.history.len())
     }
 
     /// The hash computed from scratch; equal to [`Position::hash`] (tests check that).

@@ -101,6 +101,34 @@ impl Position {
             .filter_map(|c| grid.forbidden(grid.index(c)).map(|kind| (c, kind)))
             .collect()
     }
+
+    /// Whether the side to move has forbidden moves (renju's black) and every free cell is
+    /// one, so it cannot move. Asked after every white move, so it first looks for a free cell
+    /// with no black stone near it on its lines, which no rule can forbid: on all but a crowded
+    /// board the first free cell is one, and the checker is not needed.
+    pub(crate) fn mover_is_shut_out(&self) -> bool {
+        let black = self.to_move();
+        if !self.rules().has_forbidden_moves(black) {
+            return false;
+        }
+        let free = || self.rules().cells().filter(|&c| self.stone(c).is_none());
+        if free().any(|c| !self.has_stone_in_reach(c, black)) {
+            return false;
+        }
+        let mut grid = Grid::of(self, black);
+        free().all(|c| grid.forbidden(grid.index(c)).is_some())
+    }
+
+    /// Whether `player` has a stone within five cells of `cell` on one of its four lines: a
+    /// move there can only make a three, four, five or overline with such stones.
+    fn has_stone_in_reach(&self, cell: Cell, player: Player) -> bool {
+        DIRECTIONS.iter().any(|&(dx, dy)| {
+            (1..=5).any(|n| {
+                self.stone(cell.offset(dx, dy, n)) == Some(player)
+                    || self.stone(cell.offset(dx, dy, -n)) == Some(player)
+            })
+        })
+    }
 }
 
 /// Black's forbidden moves for a searcher that puts stones on and takes them off many times:

@@ -146,7 +146,7 @@ fn a_winning_line_or_a_full_board_ends_the_game() {
     //  2 O X X
     //  1 X O O
     let mut pos = setup("3x3x3", "a1 b2 b3 c2", "a2 a3 b1 c1 c3", Player::X).unwrap();
-    assert_eq!(pos.outcome(), &Outcome::Draw);
+    assert_eq!(pos.outcome(), &Outcome::Draw(mnk_core::DrawKind::FullBoard));
     assert_eq!(pos.undo(), None);
 }
 

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use mnk_core::renju::reference;
-use mnk_core::{Cell, ForbiddenKind, Outcome, PlayError, Position, Rules};
+use mnk_core::{Cell, DrawKind, ForbiddenKind, Outcome, PlayError, Position, Rules};
 
 /// What a diagram says about one empty cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,4 +327,46 @@ fn a_refused_move_changes_nothing_and_play_panics() {
         "asked about black whoever moves"
     );
     assert_eq!(white.try_play(h8), Ok(()));
+}
+
+#[test]
+fn black_with_only_forbidden_cells_left_draws() {
+    let renju: Rules = "renju".parse().unwrap();
+    // Two engines filled all but one cell, j11, a point black may not play: black, to move,
+    // has no move, and without passes nobody can win any more, so it is a draw.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/renju-no-move.txt");
+    let game = std::fs::read_to_string(path).unwrap();
+    let moves: Vec<Cell> = game
+        .split_whitespace()
+        .map(|c| c.parse().unwrap())
+        .collect();
+    assert_eq!(moves.len(), 224);
+    let mut pos = Position::new(renju);
+    for (i, &m) in moves.iter().enumerate() {
+        assert_eq!(pos.outcome(), &Outcome::Ongoing, "before move {}", i + 1);
+        pos.try_play(m).unwrap();
+    }
+    let j11: Cell = "j11".parse().unwrap();
+    assert!(pos.is_free(j11) && !pos.is_full());
+    assert!(
+        reference::forbidden_kind(&pos, j11).is_some(),
+        "the slow checker forbids j11 too"
+    );
+    assert_eq!(pos.outcome(), &Outcome::Draw(DrawKind::NoMoveLeft));
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(pos.check_move(j11), Err(PlayError::GameOver));
+    assert_eq!(
+        DrawKind::NoMoveLeft.to_string(),
+        "black has no move left that is not forbidden"
+    );
+    // Set up from the stones, the same draw; one white move back, white may still play j11.
+    let again = Position::from_moves(renju, &moves).unwrap();
+    assert_eq!(again.outcome(), &Outcome::Draw(DrawKind::NoMoveLeft));
+    pos.undo();
+    assert_eq!(pos.outcome(), &Outcome::Ongoing);
+    assert_eq!(pos.check_move(j11), Ok(()));
+    // Under freestyle the same stones leave black j11 to play.
+    let free = Position::from_moves("15x15x5".parse().unwrap(), &moves).unwrap();
+    assert_eq!(free.outcome(), &Outcome::Ongoing);
+    assert_eq!(free.legal_moves(), vec![j11]);
 }

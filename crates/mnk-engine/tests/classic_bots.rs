@@ -277,7 +277,7 @@ fn line_count_alpha_beta_plays_a_whole_game_on_every_board() {
         assert!(pos.ply() >= 7, "{rules}");
         assert!(matches!(
             pos.outcome(),
-            Outcome::Ongoing | Outcome::Win { .. } | Outcome::Draw
+            Outcome::Ongoing | Outcome::Win { .. } | Outcome::Draw(_)
         ));
     }
 }

@@ -49,7 +49,7 @@ fn play(rules: &str, opening: &str, x: &str, o: &str, nodes: u64, seed: u64) -> 
             .unwrap_or_else(|e| panic!("{rules}: {} is not legal: {e}\n{pos}", choice.cell));
     }
     match pos.outcome() {
-        Outcome::Win { .. } | Outcome::Draw => {}
+        Outcome::Win { .. } | Outcome::Draw(_) => {}
         Outcome::Ongoing => unreachable!("the loop ends with the game"),
     }
     pos

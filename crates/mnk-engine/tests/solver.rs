@@ -122,7 +122,7 @@ fn brute_force(pos: &mut Position, memo: &mut std::collections::HashMap<u64, i32
         pos.play(m);
         let v = match pos.outcome() {
             mnk_core::Outcome::Win { .. } => 99,
-            mnk_core::Outcome::Draw => 0,
+            mnk_core::Outcome::Draw(_) => 0,
             mnk_core::Outcome::Ongoing => {
                 let child = brute_force(pos, memo);
                 -child + child.signum()
@@ -188,7 +188,7 @@ fn move_values_agree_with_brute_force() {
                 pos.play(cell);
                 let expected = match pos.outcome() {
                     mnk_core::Outcome::Win { .. } => 99,
-                    mnk_core::Outcome::Draw => 0,
+                    mnk_core::Outcome::Draw(_) => 0,
                     mnk_core::Outcome::Ongoing => {
                         let child = brute_force(&mut pos, &mut memo);
                         -child + child.signum()

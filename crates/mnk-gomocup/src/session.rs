@@ -852,7 +852,7 @@ fn describe_end(pos: &Position, brain: Option<Player>) -> String {
         }
         (Outcome::Win { .. }, Some(_)) => "the opponent has five in a row".into(),
         (Outcome::Win { winner, .. }, None) => format!("{winner} has five in a row"),
-        (Outcome::Draw, _) => "the board is full".into(),
+        (Outcome::Draw(kind), _) => kind.to_string(),
         (Outcome::Ongoing, _) => "it has ended".into(),
     }
 }

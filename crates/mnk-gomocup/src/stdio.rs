@@ -21,8 +21,15 @@
 //! whatever is not answered by then is never written.
 //!
 //! Every line written is flushed.
+//!
+//! **A panic answers `ERROR`.** A bug that panics while a command is answered (in the engine's
+//! search, say) costs that one answer, `ERROR internal error: …`, not the brain: the session
+//! goes on with the next command, as it would after any refused one, instead of leaving the
+//! manager waiting for a move until its clock runs out.
 
+use std::any::Any;
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -202,9 +209,27 @@ fn answer_commands(
             .write_line(line);
     };
     while let Ok(Event::Line(parsed, stop)) = queue.recv() {
-        if session.handle(parsed, &stop, &mut write) == Flow::End {
-            break;
+        // The session's state stays usable: a command changes it before or after thinking,
+        // and a panic comes from the thinking.
+        let answered = panic::catch_unwind(AssertUnwindSafe(|| {
+            session.handle(parsed, &stop, &mut write)
+        }));
+        match answered {
+            Ok(Flow::End) => break,
+            Ok(Flow::Continue) => {}
+            Err(payload) => write(&format!("ERROR internal error: {}", panic_text(&*payload))),
         }
+    }
+}
+
+/// What a panic said, when it said it in text.
+fn panic_text(payload: &(dyn Any + Send)) -> &str {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        text
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text
+    } else {
+        "a panic"
     }
 }
 

@@ -81,6 +81,19 @@ impl Bot for Stubborn {
     }
 }
 
+/// A bot with a bug: it panics when asked for a move on an empty board.
+struct Buggy;
+
+impl Bot for Buggy {
+    fn id(&self) -> &'static str {
+        "buggy"
+    }
+    fn choose(&mut self, pos: &Position, limits: &Limits) -> Result<Choice, BotError> {
+        assert!(pos.ply() > 0, "no move for an empty board");
+        common::Nearest.choose(pos, limits)
+    }
+}
+
 struct Brain {
     input: Sender<Vec<u8>>,
     screen: Screen,
@@ -100,6 +113,9 @@ fn start(bot: &'static str) -> Brain {
         let result = match bot {
             "stubborn" => mnk_gomocup::run(pipe, out, |_: &Rules, _: mnk_gomocup::BotOptions| {
                 Ok(Box::new(Stubborn) as Box<dyn Bot>)
+            }),
+            "buggy" => mnk_gomocup::run(pipe, out, |_: &Rules, _: mnk_gomocup::BotOptions| {
+                Ok(Box::new(Buggy) as Box<dyn Bot>)
             }),
             name => mnk_gomocup::run(pipe, out, common::maker(name)),
         };
@@ -207,4 +223,21 @@ fn the_deadline_ends_a_search_without_any_stop() {
         .expect("a move");
     assert!(waited < Duration::from_millis(800), "took {waited:?}");
     assert_eq!(brain.screen.lines(), ["OK", "7,7"]);
+}
+
+#[test]
+fn a_panicking_search_answers_error_and_the_brain_goes_on() {
+    let brain = start("buggy");
+    brain.send("START 15\nBEGIN\n");
+    assert!(brain.screen.wait_for(2, Duration::from_secs(5)).is_some());
+    assert_eq!(
+        brain.screen.lines(),
+        ["OK", "ERROR internal error: no move for an empty board"]
+    );
+    // The same session answers the next request, with the opponent's stone on the board.
+    brain.send("TURN 7,7\n");
+    assert!(brain.screen.wait_for(3, Duration::from_secs(5)).is_some());
+    assert_eq!(brain.screen.lines()[2], "6,7");
+    brain.send("END\n");
+    assert!(brain.done.recv_timeout(Duration::from_secs(1)).is_ok());
 }

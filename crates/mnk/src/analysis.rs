@@ -116,7 +116,7 @@ fn ending(pos: &Position) -> String {
             let cells: Vec<String> = line.iter().map(|&c| pos.rules().cell_name(c)).collect();
             format!("{winner} won with {}", cells.join(" "))
         }
-        Outcome::Draw => "drawn: the board is full".into(),
+        Outcome::Draw(kind) => format!("drawn: {kind}"),
         Outcome::Ongoing => "it goes on".into(),
     }
 }

@@ -383,7 +383,7 @@ fn result(pos: &Position) -> Option<String> {
             Some("Draw: no line can be completed any more.".into())
         }
         Outcome::Ongoing => None,
-        Outcome::Draw => Some("Draw: the board is full.".into()),
+        Outcome::Draw(kind) => Some(format!("Draw: {kind}.")),
         Outcome::Win { winner, line } => {
             let cells: Vec<String> = line.iter().map(|&c| pos.rules().cell_name(c)).collect();
             Some(format!("{winner} wins with {}.", cells.join(" ")))

@@ -295,7 +295,7 @@ impl<R: Recorder> Search<'_, R> {
         match pos.outcome() {
             // The previous mover won.
             Outcome::Win { .. } => return (-(WIN - ply), Exit::Won),
-            Outcome::Draw => return (0, Exit::Drawn),
+            Outcome::Draw(_) => return (0, Exit::Drawn),
             Outcome::Ongoing => {}
         }
         if self.out_of_budget() {

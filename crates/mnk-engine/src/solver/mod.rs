@@ -1297,7 +1297,7 @@ impl PairingSearch<'_> {
 
 /// Solves `pos` with a fresh solver: the value of the position and of every legal move.
 pub fn analyse(pos: &Position, limits: &Limits) -> Result<Analysis, SolveError> {
-    if let Outcome::Win { .. } | Outcome::Draw = pos.outcome() {
+    if let Outcome::Win { .. } | Outcome::Draw(_) = pos.outcome() {
         return Err(SolveError::GameOver);
     }
     Solver::for_rules(pos.rules())?.analyse(pos, limits)

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use mnk_core::{Cell, Opening, Outcome, Player, Position, Record, Rules, MAX_SIDE};
+use mnk_core::{Cell, DrawKind, Opening, Outcome, Player, Position, Record, Rules, MAX_SIDE};
 use mnk_engine::roster::{create_with, BotSpec};
 use mnk_engine::search::net::Net;
 use mnk_engine::search::weight_table::{WeightTable, Weights};
@@ -323,8 +323,8 @@ pub struct Fault {
 pub enum Ending {
     /// A player made a winning line.
     Line(Player),
-    /// The board filled up.
-    FullBoard,
+    /// Drawn: the board filled up, or renju's black had no move that is not forbidden.
+    Drawn(DrawKind),
     /// A game without borders reached [`MAX_PLIES`].
     MoveLimit,
     /// A player lost by a fault.
@@ -366,7 +366,7 @@ impl GameRecord {
         match &self.ending {
             Ending::Line(p) => Some(*p),
             Ending::Fault(p, _) => Some(p.opponent()),
-            Ending::FullBoard | Ending::MoveLimit => None,
+            Ending::Drawn(_) | Ending::MoveLimit => None,
         }
     }
 
@@ -396,7 +396,7 @@ impl GameRecord {
     pub fn reason(&self) -> String {
         match &self.ending {
             Ending::Line(p) => format!("{p} made a winning line"),
-            Ending::FullBoard => "the board is full".into(),
+            Ending::Drawn(kind) => kind.to_string(),
             Ending::MoveLimit => format!("{MAX_PLIES} moves without a winner"),
             Ending::Fault(p, f) => format!("{p} lost by {}: {}", f.kind, f.detail),
         }
@@ -410,7 +410,8 @@ impl GameRecord {
             winner: self.winner(),
             ending: match self.ending {
                 Ending::Line(_) => RecordedEnding::Line,
-                Ending::FullBoard => RecordedEnding::Full,
+                // `mnk tune` reads every draw alike.
+                Ending::Drawn(_) => RecordedEnding::Full,
                 Ending::MoveLimit => RecordedEnding::Limit,
                 Ending::Fault(..) => RecordedEnding::Fault,
             },
@@ -980,7 +981,7 @@ fn play_game(
         opening_plies: 0,
         moves: Vec::new(),
         opening_story: None,
-        ending: Ending::FullBoard,
+        ending: Ending::Drawn(DrawKind::FullBoard),
         longest_ms: [0, 0],
         move_ms: [Vec::new(), Vec::new()],
         overrun_ms: [0, 0],
@@ -1057,7 +1058,7 @@ fn play_game(
     let ending = loop {
         match pos.outcome() {
             Outcome::Win { winner, .. } => break Ending::Line(*winner),
-            Outcome::Draw => break Ending::FullBoard,
+            Outcome::Draw(kind) => break Ending::Drawn(*kind),
             Outcome::Ongoing => {}
         }
         if !rules.is_bounded() && pos.ply() >= MAX_PLIES {

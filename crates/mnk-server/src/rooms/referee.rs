@@ -27,7 +27,7 @@
 //! opponent has been away is the service's to say (it knows the connections): the referee only
 //! weighs it.
 
-use mnk_core::{Cell, Decision, Outcome, Player, Position, Step};
+use mnk_core::{Cell, Decision, DrawKind, Outcome, Player, Position, Step};
 use serde_json::json;
 
 use super::reading::{
@@ -397,7 +397,8 @@ fn apply(snap: &mut Snapshot, ops: &[Op], now: i64) {
 fn ending(pos: &Position) -> Option<(Option<Player>, &'static str)> {
     match pos.outcome() {
         Outcome::Win { winner, .. } => Some((Some(*winner), "line")),
-        Outcome::Draw => Some((None, "full")),
+        Outcome::Draw(DrawKind::FullBoard) => Some((None, "full")),
+        Outcome::Draw(DrawKind::NoMoveLeft) => Some((None, "no_move_left")),
         Outcome::Ongoing if pos.no_line_left() => Some((None, "no_line_left")),
         Outcome::Ongoing => None,
     }
