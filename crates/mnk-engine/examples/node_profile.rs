@@ -170,6 +170,11 @@ fn main() {
         pct(c.reverse_futility, main)
     );
     println!(
+        "singular extensions: {} tried, {:.1}% extended",
+        c.singular_tries,
+        pct(c.singular, c.singular_tries)
+    );
+    println!(
         "expanded nodes {} ({:.1}% of tree nodes): {:.1} moves generated, {:.2} searched on average",
         c.expanded,
         pct(c.expanded, main),

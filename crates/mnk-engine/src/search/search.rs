@@ -23,6 +23,8 @@
 //!    to make, two fives to stop, an open four against no five); at the horizon, a quiescence
 //!    search of own fours and forced blocks; the transposition table; in non-PV nodes where
 //!    the opponent has no four, a static score far above beta stands (reverse futility);
+//!    a table move no other move comes near (searched at half the depth without it) is
+//!    extended a ply (singular extension), and a second move that also holds beta cuts at once;
 //!    moves by threat class
 //!    ([`super::movegen`]) ordered by TT move, killers, threat scores and history; the first
 //!    move with a full window, the rest with a null window and a re-search when they beat alpha;
@@ -66,6 +68,10 @@ const REVERSE_FUTILITY_DEPTH: i32 = 4;
 const REVERSE_FUTILITY_MARGIN: i32 = 300;
 /// Late-move pruning applies up to this depth.
 const LMP_DEPTH: i32 = 8;
+/// Singular extensions: from this depth on, a table move that no other move comes within
+/// this margin per ply of (searched at half the depth) is searched a ply deeper.
+const SINGULAR_DEPTH: i32 = 6;
+const SINGULAR_MARGIN: i32 = 40;
 /// Fours in the root VCF.
 const ROOT_VCF_FOURS: u32 = 20;
 /// Threats in the root VCT.
@@ -133,6 +139,10 @@ pub struct Searcher<'a, R: EngineRecorder = NoTrace> {
     /// Node counting and stopping.
     pub ctl: Control<'a>,
     killers: Vec<[u16; 2]>,
+    /// Per ply, the move a singular-extension search leaves out ([`NO_MOVE`]: none).
+    excluded: Vec<u16>,
+    /// Depth of the iteration under way (extensions stop at twice it).
+    root_depth: i32,
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<usize>>,
     buffers: Vec<Vec<usize>>,
@@ -189,6 +199,8 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             cache,
             ctl: Control::new(limits),
             killers: vec![[NO_MOVE; 2]; MAX_PLY + 2],
+            excluded: vec![NO_MOVE; MAX_PLY + 2],
+            root_depth: 0,
             history: vec![[0; 2]; slots],
             pv: vec![Vec::new(); MAX_PLY + 2],
             buffers: vec![Vec::new(); MAX_PLY + 2],
@@ -524,6 +536,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         self.root_raised = None;
         let first = self.root_first;
         let window_alpha = alpha;
+        self.root_depth = depth;
         self.rec.root_search(depth, alpha, beta);
         for i in first..self.root.len() {
             let m = self.root[i].idx;
@@ -629,11 +642,18 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         if depth <= 0 || ply >= MAX_PLY - 4 {
             return self.quiesce(ply, alpha, beta, QS_FOURS);
         }
-        // Transposition table.
+        // Transposition table (not in a singular-extension search: its result leaves a move
+        // out, so it is not the position's).
         let hash = self.board.hash();
+        let excluded = self.excluded[ply];
         let mut tt_move = NO_MOVE;
         stat!(c => c.tt_probes += 1);
-        if let Some(hit) = self.tt.probe(hash, ply) {
+        let tt_hit = if excluded == NO_MOVE {
+            self.tt.probe(hash, ply)
+        } else {
+            None
+        };
+        if let Some(hit) = tt_hit {
             stat!(c => c.tt_hits += 1);
             tt_move = hit.mv;
             if !pv_node && hit.depth >= depth {
@@ -648,7 +668,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
                 }
             }
         }
-        if !pv_node && !is_win(beta) && !is_loss(alpha) {
+        if !pv_node && excluded == NO_MOVE && !is_win(beta) && !is_loss(alpha) {
             if let Some(score) = self.reverse_futility(depth, beta) {
                 stat!(c => c.reverse_futility += 1);
                 return score;
@@ -662,6 +682,30 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             return evaluate(&self.board);
         }
         let forced = moves.len() == 1;
+        let mut singular = false;
+        if let Some(hit) =
+            tt_hit.filter(|h| phase == Phase::All && self.may_be_singular(h, depth, ply))
+        {
+            stat!(c => c.singular_tries += 1);
+            let singular_beta = hit.score - SINGULAR_MARGIN * depth;
+            self.excluded[ply] = hit.mv;
+            let s = self.negamax(
+                (depth - 1) / 2,
+                ply,
+                singular_beta - 1,
+                singular_beta,
+                false,
+            );
+            self.excluded[ply] = NO_MOVE;
+            // Multi-cut: a second move holds beta too.
+            let multi_cut = s >= singular_beta && !pv_node && singular_beta >= beta;
+            if self.ctl.stopped() || multi_cut {
+                self.buffers[ply] = moves;
+                return if multi_cut { singular_beta } else { 0 };
+            }
+            singular = s < singular_beta;
+            stat!(c => c.singular += u64::from(singular));
+        }
         stat!(c => {
             c.expanded += 1;
             c.moves_generated += moves.len() as u64;
@@ -701,6 +745,9 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             }
             let m = key_move(keyed[i]);
             let m16 = m as u16;
+            if m16 == excluded {
+                continue;
+            }
             let quiet = phase == Phase::All && is_quiet(&self.board, m);
             if !pv_node
                 && quiet
@@ -719,8 +766,12 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             let score = if self.board.last_move_won() {
                 MATE - ply_i - 1
             } else {
-                // A forced reply costs no depth.
-                let new_depth = if forced { depth } else { depth - 1 };
+                // A forced reply costs no depth, nor does a singular one.
+                let new_depth = if forced || (singular && m16 == tt_move) {
+                    depth
+                } else {
+                    depth - 1
+                };
                 if searched == 0 {
                     -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node)
                 } else {
@@ -796,8 +847,15 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         }
         stat!(c => c.moves_searched += searched as u64);
         if best == -INFINITY {
+            if excluded != NO_MOVE {
+                // No other move: the left-out one is singular.
+                return alpha;
+            }
             // Every move was pruned: judge the position as it stands.
             return evaluate(&self.board).clamp(alpha, beta);
+        }
+        if excluded != NO_MOVE {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -808,6 +866,19 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         };
         self.tt.store(hash, ply, best_move, best, depth, bound);
         best
+    }
+
+    /// Whether the table's entry `hit` may name a singular move at this node: deep enough,
+    /// searched nearly as deep, its score a lower bound or exact and not a proven result, and
+    /// extensions not yet run away (below twice the iteration's depth).
+    fn may_be_singular(&self, hit: &super::tt::Hit, depth: i32, ply: usize) -> bool {
+        depth >= SINGULAR_DEPTH
+            && hit.mv != NO_MOVE
+            && hit.depth >= depth - 3
+            && hit.bound != Bound::Upper
+            && !is_win(hit.score)
+            && !is_loss(hit.score)
+            && (ply as i32) < 2 * self.root_depth
     }
 
     /// Reverse futility: at a shallow non-PV node where the opponent has neither a four to

@@ -53,6 +53,10 @@ pub struct Counters {
     pub threat_decided: u64,
     /// See [`Counters::threat_decided`].
     pub reverse_futility: u64,
+    /// Singular-extension searches, and how many found their table move singular.
+    pub singular_tries: u64,
+    /// See [`Counters::singular_tries`].
+    pub singular: u64,
     /// Nodes that searched moves, moves they generated and moves they searched.
     pub expanded: u64,
     /// See [`Counters::expanded`].
@@ -98,6 +102,8 @@ impl Default for Counters {
             tt_cuts: 0,
             threat_decided: 0,
             reverse_futility: 0,
+            singular_tries: 0,
+            singular: 0,
             expanded: 0,
             moves_generated: 0,
             moves_searched: 0,
@@ -156,6 +162,8 @@ impl Counters {
             tt_cuts,
             threat_decided,
             reverse_futility,
+            singular_tries,
+            singular,
             expanded,
             moves_generated,
             moves_searched,
