@@ -45,7 +45,7 @@ use super::movegen::{
 use super::score::{is_loss, is_win, INFINITY, MATE, MAX_PLY};
 use super::stats::{research, spent, stat};
 use super::threat::Threat;
-use super::tt::{Bound, TranspositionTable, NO_MOVE};
+use super::tt::{Bound, Hit, TranspositionTable, NO_MOVE};
 use super::vcf::{vcf, vct, ThreatCache};
 use crate::explain::engine::{EngineRecorder, NoTrace, ThreatKind};
 use crate::Limits;
@@ -686,25 +686,14 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         if let Some(hit) =
             tt_hit.filter(|h| phase == Phase::All && self.may_be_singular(h, depth, ply))
         {
-            stat!(c => c.singular_tries += 1);
-            let singular_beta = hit.score - SINGULAR_MARGIN * depth;
-            self.excluded[ply] = hit.mv;
-            let s = self.negamax(
-                (depth - 1) / 2,
-                ply,
-                singular_beta - 1,
-                singular_beta,
-                false,
-            );
-            self.excluded[ply] = NO_MOVE;
-            // Multi-cut: a second move holds beta too.
-            let multi_cut = s >= singular_beta && !pv_node && singular_beta >= beta;
-            if self.ctl.stopped() || multi_cut {
-                self.buffers[ply] = moves;
-                return if multi_cut { singular_beta } else { 0 };
+            match self.singular_test(&hit, depth, ply, beta, pv_node) {
+                SingularTest::Decided(score) => {
+                    self.buffers[ply] = moves;
+                    return score;
+                }
+                SingularTest::Singular => singular = true,
+                SingularTest::NotSingular => {}
             }
-            singular = s < singular_beta;
-            stat!(c => c.singular += u64::from(singular));
         }
         stat!(c => {
             c.expanded += 1;
@@ -871,7 +860,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
     /// Whether the table's entry `hit` may name a singular move at this node: deep enough,
     /// searched nearly as deep, its score a lower bound or exact and not a proven result, and
     /// extensions not yet run away (below twice the iteration's depth).
-    fn may_be_singular(&self, hit: &super::tt::Hit, depth: i32, ply: usize) -> bool {
+    fn may_be_singular(&self, hit: &Hit, depth: i32, ply: usize) -> bool {
         depth >= SINGULAR_DEPTH
             && hit.mv != NO_MOVE
             && hit.depth >= depth - 3
@@ -879,6 +868,41 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             && !is_win(hit.score)
             && !is_loss(hit.score)
             && (ply as i32) < 2 * self.root_depth
+    }
+
+    /// The singular-extension test of the table move `hit.mv`: the other moves searched at
+    /// half the depth against a bound `SINGULAR_MARGIN` a ply below its score.
+    fn singular_test(
+        &mut self,
+        hit: &Hit,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        pv_node: bool,
+    ) -> SingularTest {
+        stat!(c => c.singular_tries += 1);
+        let singular_beta = hit.score - SINGULAR_MARGIN * depth;
+        self.excluded[ply] = hit.mv;
+        let s = self.negamax(
+            (depth - 1) / 2,
+            ply,
+            singular_beta - 1,
+            singular_beta,
+            false,
+        );
+        self.excluded[ply] = NO_MOVE;
+        if self.ctl.stopped() {
+            return SingularTest::Decided(0);
+        }
+        if s < singular_beta {
+            stat!(c => c.singular += 1);
+            return SingularTest::Singular;
+        }
+        // Multi-cut: a second move holds beta too.
+        if !pv_node && singular_beta >= beta {
+            return SingularTest::Decided(singular_beta);
+        }
+        SingularTest::NotSingular
     }
 
     /// Reverse futility: at a shallow non-PV node where the opponent has neither a four to
@@ -984,6 +1008,17 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         }
         stand
     }
+}
+
+/// What the singular-extension test found at a node.
+enum SingularTest {
+    /// The table move is singular: it is searched a ply deeper.
+    Singular,
+    /// Another move comes near it.
+    NotSingular,
+    /// The node's score without searching on: a second move holds beta (multi-cut), or the
+    /// search was stopped.
+    Decided(i32),
 }
 
 /// Quiet moves searched at a shallow non-PV node before the rest are skipped.
