@@ -198,7 +198,6 @@ pub fn game_outcome_json(pos: &Position) -> Json {
     if pos.no_line_left() {
         return json!({ "status": "draw", "reason": "no_line_left" });
     }
-
     outcome_json(pos.rules(), pos.outcome())
 }
 
