@@ -6,7 +6,8 @@
 //! ```
 //!
 //! (NODES defaults to 150,000, some 200 ms of a turn at the bench's speed). Prints the depth
-//! reached, the nodes and branching factor of each iteration, and the search's counters
+//! reached, the nodes and branching factor of each iteration, how the score moves from one
+//! iteration to the next (by its size, and signed by the parity of the depth), and the search's counters
 //! ([`mnk_engine::search::stats`]); docs/strength.md, "Where the nodes go", reads them.
 
 use mnk_engine::bench::undecided::undecided_positions;
@@ -117,6 +118,30 @@ fn main() {
             at(0.75),
             at(0.9),
             100.0 * q.iter().filter(|&&x| x < 80.0).count() as f64 / q.len().max(1) as f64
+        );
+    }
+
+    // Signed changes by the parity of the new depth: an odd depth ends on the root mover's
+    // move, an even one on the opponent's, so a static score that misjudges the tempo swings
+    // one way on odd depths and back on even ones.
+    for parity in [1usize, 0] {
+        let changes: Vec<f64> = scores
+            .iter()
+            .flat_map(|s| {
+                (5..s.len())
+                    .filter(move |d| d % 2 == parity)
+                    .filter_map(move |d| match (s[d], s[d - 1]) {
+                        (Some(a), Some(b)) => Some(f64::from(a - b)),
+                        _ => None,
+                    })
+            })
+            .collect();
+        let pairs = changes.len();
+        let mean = changes.iter().sum::<f64>() / pairs.max(1) as f64;
+        let middle = median(changes);
+        let depths = if parity == 1 { "odd" } else { "even" };
+        println!(
+            "signed change into {depths} depths ({pairs} pairs): mean {mean:.0}, median {middle:.0}"
         );
     }
 
