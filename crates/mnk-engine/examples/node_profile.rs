@@ -7,8 +7,8 @@
 //!
 //! (NODES defaults to 150,000, some 200 ms of a turn at the bench's speed). Prints the depth
 //! reached, the nodes and branching factor of each iteration, how the score moves from one
-//! iteration to the next (by its size, and signed by the parity of the depth), and the search's counters
-//! ([`mnk_engine::search::stats`]); docs/strength.md, "Where the nodes go", reads them.
+//! iteration to the next (by its size, and signed by the parity of the depth), and the search's
+//! counters ([`mnk_engine::search::stats`]); docs/strength.md, "Where the nodes go", reads them.
 
 use mnk_engine::bench::undecided::undecided_positions;
 use mnk_engine::bench::BENCH_HASH_MB;
@@ -31,6 +31,26 @@ fn median(mut v: Vec<f64>) -> f64 {
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
+}
+
+/// Every position's score change from depth `d - gap` to depth `d`, from depth 5 on, at the
+/// depths `keep` accepts (undecided values only).
+fn score_changes(
+    scores: &[Vec<Option<i32>>],
+    gap: usize,
+    keep: impl Fn(usize) -> bool,
+) -> Vec<f64> {
+    scores
+        .iter()
+        .flat_map(|s| {
+            (5.max(gap + 1)..s.len())
+                .filter(|&d| keep(d))
+                .filter_map(move |d| match (s[d], s[d - gap]) {
+                    (Some(a), Some(b)) => Some(f64::from(a - b)),
+                    _ => None,
+                })
+        })
+        .collect()
 }
 
 fn main() {
@@ -95,16 +115,10 @@ fn main() {
     }
 
     for (gap, what) in [(1, "last"), (2, "last but one")] {
-        let swings: Vec<f64> = scores
-            .iter()
-            .flat_map(|s| {
-                (5.max(gap + 1)..s.len()).filter_map(move |d| match (s[d], s[d - gap]) {
-                    (Some(a), Some(b)) => Some(f64::from((a - b).abs())),
-                    _ => None,
-                })
-            })
+        let mut q: Vec<f64> = score_changes(&scores, gap, |_| true)
+            .into_iter()
+            .map(f64::abs)
             .collect();
-        let mut q = swings.clone();
         q.sort_by(f64::total_cmp);
         let at = |p: f64| {
             q.get(((q.len() as f64 - 1.0) * p) as usize)
@@ -125,17 +139,7 @@ fn main() {
     // move, an even one on the opponent's, so a static score that misjudges the tempo swings
     // one way on odd depths and back on even ones.
     for parity in [1usize, 0] {
-        let changes: Vec<f64> = scores
-            .iter()
-            .flat_map(|s| {
-                (5..s.len())
-                    .filter(move |d| d % 2 == parity)
-                    .filter_map(move |d| match (s[d], s[d - 1]) {
-                        (Some(a), Some(b)) => Some(f64::from(a - b)),
-                        _ => None,
-                    })
-            })
-            .collect();
+        let changes = score_changes(&scores, 1, |d| d % 2 == parity);
         let pairs = changes.len();
         let mean = changes.iter().sum::<f64>() / pairs.max(1) as f64;
         let middle = median(changes);
