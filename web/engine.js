@@ -67,9 +67,23 @@ function setState(state, why = '') {
   }
 }
 
+// The smallest module using 128-bit SIMD (a function answering a v128 constant): the engine is
+// built with it (crates/mnk-server/build.rs), so a browser that cannot validate this cannot run it.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, // header
+  1, 5, 1, 96, 0, 1, 123, // type: () -> v128
+  3, 2, 1, 0, // one function of that type
+  10, 22, 1, 20, 0, 253, 12, ...new Array(16).fill(0), 11, // its body: v128.const 0
+]);
+
 /** Whether this browser can run the engine at all. */
 export function deviceSupported() {
-  return typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function' && typeof Worker === 'function';
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function' || typeof Worker !== 'function') return false;
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the device should answer `path` now (else the server does). */

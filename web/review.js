@@ -20,8 +20,13 @@ import { render } from './view.js';
 
 /** The solver's time per position, in ms. */
 const SOLVE_MS = 4000;
-/** Moves judged per review request: marks appear a few at a time, and a stop comes soon. */
+/**
+ * Moves judged per review request on the server: marks appear a few at a time, and a stop comes
+ * soon. The device asks one at a time (its engine keeps the values it found, so the position two
+ * requests share is searched once), for a slow device may not finish eight in the time allowed.
+ */
 const STRETCH = 8;
+const stretchHere = () => (answersLocally('review') ? 1 : STRETCH);
 export const MARKS = ['best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 
 const outcomeClass = (v) => (v.kind === 'win' ? 1 : v.kind === 'loss' ? -1 : 0);
@@ -66,7 +71,7 @@ async function solved(node, signal) {
  * Values the positions from `node` on along the line (`STRETCH` moves) with the review's search
  * and keeps on each node its value and X's chance, and on each move after it its judgement.
  */
-async function reviewStretch(node, line, signal, span = STRETCH) {
+async function reviewStretch(node, line, signal, span = stretchHere()) {
   const last = line[line.length - 1] || store.tree.root;
   const from = node.ply;
   const to = Math.min(from + span, last.ply);

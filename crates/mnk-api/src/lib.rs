@@ -30,6 +30,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+use mnk_engine::review::Memo;
 use mnk_engine::{Clock, Deadline, Limits};
 use serde_json::Value as Json;
 
@@ -47,6 +48,9 @@ pub struct Settings {
     pub search_threads: usize,
     /// The solved books `solve` and `tree` answer from before asking the solver.
     pub books: books::Books,
+    /// The review's latest values, shared by every review this side answers: a position two
+    /// stretches share (or a review asked again) is searched once.
+    pub review_memo: Arc<Memo>,
 }
 
 impl Default for Settings {
@@ -56,6 +60,7 @@ impl Default for Settings {
             default_think: Duration::from_secs(1),
             search_threads: 1,
             books: books::Books::none(),
+            review_memo: Arc::default(),
         }
     }
 }

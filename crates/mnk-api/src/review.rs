@@ -7,10 +7,13 @@
 //! comes soon; each stretch starts at the last position of the one before, valued again (the
 //! search is fixed, so it finds the same).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use mnk_core::{Cell, Player, Position, Rules};
-use mnk_engine::review::{review_stretch, Evaluation, Judgement, MAX_REVIEW_NODES, REVIEW_NODES};
+use mnk_engine::review::{
+    review_stretch, Evaluation, Judgement, Memo, MAX_REVIEW_NODES, REVIEW_NODES,
+};
 use mnk_engine::BotError;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
@@ -53,6 +56,8 @@ pub struct ReviewJob {
     /// The longest the whole stretch may take (a cap: the nodes decide unless the machine is
     /// far slower than expected).
     pub budget: Duration,
+    /// The values already found, by this review's earlier stretches or another's.
+    memo: Arc<Memo>,
 }
 
 /// Checks a review request.
@@ -100,6 +105,7 @@ pub fn review(settings: &Settings, request: &ReviewRequest) -> Result<Job, ApiEr
         from,
         nodes,
         budget: settings.solve_time(None),
+        memo: settings.review_memo.clone(),
     }))
 }
 
@@ -107,8 +113,8 @@ impl ReviewJob {
     /// Values the positions and judges the moves.
     pub fn run(self, context: &Context) -> Result<Json, ApiError> {
         let limits = context.limits(self.budget);
-        let reviewed =
-            review_stretch(&self.start, &self.moves, self.nodes, &limits).map_err(|e| match e {
+        let reviewed = review_stretch(&self.start, &self.moves, self.nodes, &limits, &self.memo)
+            .map_err(|e| match e {
                 BotError::OutOfTime { .. } => ApiError::OutOfTime(format!(
                     "the review's searches did not finish within {} ms: ask for fewer positions",
                     self.budget.as_millis()

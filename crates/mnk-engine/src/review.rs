@@ -15,8 +15,15 @@
 //! would make a move a mistake or a blunder and the position after it is not a proven loss,
 //! that position is searched again with [`CONFIRM_FACTOR`] times the nodes and the better of
 //! the two values counts: a move is not called a mistake because one search fell short.
+//!
+//! A game is reviewed a stretch at a time, and the stretches meet: the last position of one is
+//! the first of the next. A [`Memo`] keeps the latest values so that no position is searched
+//! twice; since a value depends only on the position and the nodes, the memo changes no mark.
 
-use mnk_core::{Cell, Position, Rules};
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use mnk_core::{Cell, Player, Position, Rules};
 
 use crate::chance::expected;
 use crate::search::Engine;
@@ -100,6 +107,75 @@ pub fn evaluate(pos: &Position, nodes: u64, limits: &Limits) -> Result<Evaluatio
         depth: analysis.depth,
         nodes: analysis.nodes,
     })
+}
+
+/// What a value was searched from: the rules, the moves (placed stones first), the side to
+/// move and the nodes. Equal keys mean the same search, hence the same value.
+type MemoKey = (Rules, Vec<Cell>, Player, u64);
+
+/// The values of the positions reviewed last (at most [`Memo::CAPACITY`], the oldest
+/// forgotten first), shared by the reviews of one engine: the page's worker or the server.
+#[derive(Debug, Default)]
+pub struct Memo {
+    entries: Mutex<VecDeque<(MemoKey, Evaluation)>>,
+}
+
+impl Memo {
+    /// How many values a memo keeps: a few games' worth of stretches.
+    pub const CAPACITY: usize = 256;
+
+    /// [`evaluate`], unless this position was valued with as many nodes before.
+    pub fn evaluate(
+        &self,
+        pos: &Position,
+        nodes: u64,
+        limits: &Limits,
+    ) -> Result<Evaluation, BotError> {
+        let key = (*pos.rules(), pos.history().to_vec(), pos.to_move(), nodes);
+        if let Some(known) = self.recall(&key) {
+            return Ok(known);
+        }
+        let found = evaluate(pos, nodes, limits)?;
+        self.keep(key, found.clone());
+        Ok(found)
+    }
+
+    /// How many values it keeps.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether it keeps none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn recall(&self, key: &MemoKey) -> Option<Evaluation> {
+        let entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, e)| e.clone())
+    }
+
+    fn keep(&self, key: MemoKey, evaluation: Evaluation) {
+        let mut entries = self
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if entries.len() == Self::CAPACITY {
+            entries.pop_front();
+        }
+        entries.push_back((key, evaluation));
+    }
 }
 
 /// How good a move was.
@@ -230,13 +306,14 @@ pub fn judge_confirmed(
     after_pos: &Position,
     nodes: u64,
     limits: &Limits,
+    memo: &Memo,
 ) -> Result<(Judgement, bool), BotError> {
     let rules = after_pos.rules();
     let first = judge(rules, before, played, after);
     if !needs_confirmation(&first) {
         return Ok((first, false));
     }
-    let deeper = evaluate(after_pos, nodes.saturating_mul(CONFIRM_FACTOR), limits)?;
+    let deeper = memo.evaluate(after_pos, nodes.saturating_mul(CONFIRM_FACTOR), limits)?;
     let second = judge(rules, before, played, &deeper);
     Ok((
         if second.mark < first.mark {
@@ -259,12 +336,14 @@ pub struct Reviewed {
 }
 
 /// Reviews `moves` played from `start`: every position valued, every move judged, each search
-/// of `nodes` nodes. The moves must be legal (they come from a checked game).
+/// of `nodes` nodes (none searched again that `memo` knows). The moves must be legal (they come
+/// from a checked game).
 pub fn review_stretch(
     start: &Position,
     moves: &[Cell],
     nodes: u64,
     limits: &Limits,
+    memo: &Memo,
 ) -> Result<Reviewed, BotError> {
     let mut positions = vec![start.clone()];
     for &cell in moves {
@@ -274,7 +353,7 @@ pub fn review_stretch(
     }
     let evaluations = positions
         .iter()
-        .map(|pos| evaluate(pos, nodes, limits))
+        .map(|pos| memo.evaluate(pos, nodes, limits))
         .collect::<Result<Vec<Evaluation>, BotError>>()?;
     let judgements = moves
         .iter()
@@ -287,6 +366,7 @@ pub fn review_stretch(
                 &positions[i + 1],
                 nodes,
                 limits,
+                memo,
             )
         })
         .collect::<Result<Vec<_>, BotError>>()?;
@@ -419,6 +499,31 @@ mod tests {
         let b = evaluate(&pos, 30_000, &Limits::none()).unwrap();
         assert_eq!(a, b);
         assert!(a.nodes >= 30_000 && a.best.is_some() && a.depth > 2);
+    }
+
+    #[test]
+    fn stretches_that_meet_search_their_shared_position_once_and_mark_as_one_stretch() {
+        let moves = [Cell::new(7, 6), Cell::new(9, 9), Cell::new(7, 9)];
+        let start = four_stones();
+        let whole = review_stretch(&start, &moves, 5_000, &Limits::none(), &Memo::default());
+        let whole = whole.unwrap();
+        let memo = Memo::default();
+        let first = review_stretch(&start, &moves[..1], 5_000, &Limits::none(), &memo).unwrap();
+        let mut middle = start.clone();
+        middle.play(moves[0]);
+        let kept = memo.len();
+        let second = review_stretch(&middle, &moves[1..], 5_000, &Limits::none(), &memo).unwrap();
+        // Three more positions, and a confirmation for each move that asked for one.
+        let confirmed = second.judgements.iter().filter(|(_, again)| *again).count();
+        assert_eq!(memo.len(), kept + 2 + confirmed);
+        assert_eq!(first.evaluations[1], second.evaluations[0]);
+        let joined: Vec<_> = first
+            .judgements
+            .iter()
+            .chain(&second.judgements)
+            .cloned()
+            .collect();
+        assert_eq!(joined, whole.judgements);
     }
 
     /// A clock that moves a millisecond each time it is read: a machine so busy that the

@@ -54,6 +54,7 @@ impl AppState {
                 default_think,
                 search_threads,
                 books,
+                review_memo: Arc::default(),
             }),
         }
     }

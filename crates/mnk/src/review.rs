@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 
 use mnk_core::{Player, Position};
-use mnk_engine::review::{game_accuracy, review_stretch, Mark, MAX_REVIEW_NODES, REVIEW_NODES};
+use mnk_engine::review::{
+    game_accuracy, review_stretch, Mark, Memo, MAX_REVIEW_NODES, REVIEW_NODES,
+};
 use mnk_engine::tune::{RecordedEnding, RecordedGame};
 use mnk_engine::Limits;
 
@@ -87,8 +89,8 @@ fn review_game(game: &RecordedGame, nodes: u64) -> Result<Vec<(Mark, f64)>, Stri
     let rest = game.moves.get(game.opening_plies..).unwrap_or_default();
     Position::from_moves(game.rules, &game.moves)
         .map_err(|(i, e)| format!("move {}: {e}", i + 1))?;
-    let reviewed =
-        review_stretch(&start, rest, nodes, &Limits::none()).map_err(|e| e.to_string())?;
+    let reviewed = review_stretch(&start, rest, nodes, &Limits::none(), &Memo::default())
+        .map_err(|e| e.to_string())?;
     Ok(reviewed
         .judgements
         .iter()
