@@ -25,6 +25,36 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The games both the tuner and the trainer learn from, recorded once by a quick match.
+/// Unequal players, so the two games of an opening differ; node caps keep it quick. Enough games
+/// that some are held out (about one in ten, by a hash of the moves): once the shipped network
+/// changed how they go, 24 games (19 distinct) and 48 (38) had none held out.
+fn recorded_games() -> &'static std::path::Path {
+    static GAMES: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    GAMES.get_or_init(|| {
+        let games = scratch("games").join("games.txt");
+        let out = mnk(&[
+            "match",
+            "level5",
+            "level4",
+            "--games",
+            "96",
+            "--nodes",
+            "3000",
+            "--time-ms",
+            "2000",
+            // Two at a time: the games are the same (node caps), in half the time.
+            "--concurrency",
+            "2",
+            "--quiet",
+            "--record",
+            path(&games),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        games
+    })
+}
+
 fn path(p: &std::path::Path) -> &str {
     p.to_str().expect("a UTF-8 path")
 }
@@ -53,29 +83,11 @@ fn number_after(out: &str, label: &str) -> f64 {
 #[test]
 fn tune_lowers_the_error_on_recorded_games() {
     let dir = scratch("fit");
-    let games = dir.join("games.txt");
+    let games = recorded_games();
     let table = dir.join("tuned.txt");
-    // Unequal players, so the two games of an opening differ; node caps keep it quick.
-    // Enough games that some are held out (about one in ten, by a hash of the moves): once the
-    // shipped network changed how they go, 24 games (19 distinct) and 48 (38) had none held out.
-    let out = mnk(&[
-        "match",
-        "level5",
-        "level4",
-        "--games",
-        "96",
-        "--nodes",
-        "3000",
-        "--time-ms",
-        "2000",
-        "--quiet",
-        "--record",
-        path(&games),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     let out = mnk(&[
         "tune",
-        path(&games),
+        path(games),
         "--out",
         path(&table),
         "--iterations",
@@ -113,7 +125,7 @@ fn tune_lowers_the_error_on_recorded_games() {
     let again = dir.join("again.txt");
     let out = mnk(&[
         "tune",
-        path(&games),
+        path(games),
         "--out",
         path(&again),
         "--iterations",
@@ -207,29 +219,12 @@ fn tune_explains_files_it_cannot_use() {
 #[test]
 fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
     let dir = scratch("net");
-    let games = dir.join("games.txt");
+    let games = recorded_games();
     let net = dir.join("net.txt");
-    // Enough games that some are held out (about one in ten, by a hash of the moves): once the
-    // shipped network changed how they go, 24 games (19 distinct) and 48 (38) had none held out.
-    let out = mnk(&[
-        "match",
-        "level5",
-        "level4",
-        "--games",
-        "96",
-        "--nodes",
-        "3000",
-        "--time-ms",
-        "2000",
-        "--quiet",
-        "--record",
-        path(&games),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     let train = |to: &PathBuf, more: &[&str]| {
         let mut args = vec![
             "train-net",
-            path(&games),
+            path(games),
             "--out",
             path(to),
             "--epochs",
@@ -309,7 +304,7 @@ fn train_net_learns_from_recorded_games_and_a_match_plays_the_network() {
     // Another node count is refused, and the file is left as it was.
     let out = mnk(&[
         "train-net",
-        path(&games),
+        path(games),
         "--out",
         path(&again),
         "--label-nodes",

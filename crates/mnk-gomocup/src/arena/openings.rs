@@ -20,6 +20,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use mnk_core::{Cell, Position, Record, Rules};
+use mnk_engine::chance::expected;
 use mnk_engine::level::Level;
 use mnk_engine::opening::steady_choice;
 use mnk_engine::{Bot, Limits, Rng, Value};
@@ -28,8 +29,11 @@ use super::MatchError;
 
 /// Nodes the balance check may search per candidate opening.
 pub const BALANCE_NODES: u64 = 20_000;
-/// A generated opening is kept when its evaluation is within this many points of level.
-pub const BALANCE_MARGIN: i32 = 60;
+/// A generated opening is kept when the side to move's expected result (its win chance,
+/// [`mnk_engine::chance`]) is within this of ½. (A margin of evaluation points meant nothing
+/// once evaluations ran to thousands: 60 points, ½ ± 0.005, turned away nearly every
+/// candidate, and each opening cost its 60 attempts.)
+pub const BALANCE_MARGIN: f64 = 0.1;
 /// Candidates tried per opening before the last one is taken as it is.
 pub const ATTEMPTS: usize = 60;
 /// How far from the centre, each way, generated stones may stand.
@@ -112,7 +116,9 @@ fn candidate(rules: &Rules, plies: usize, rng: &mut Rng) -> Option<Position> {
 fn balanced(judge: &mut dyn Bot, pos: &Position) -> bool {
     match steady_choice(judge, pos, &Limits::nodes(BALANCE_NODES), &mut |_| {}) {
         Ok(choice) => match choice.value {
-            Some(Value::Eval(e)) => e.abs() <= BALANCE_MARGIN,
+            Some(value @ Value::Eval(_)) => {
+                (expected(pos.rules(), value) - 0.5).abs() <= BALANCE_MARGIN
+            }
             Some(Value::Draw) | None => true,
             Some(_) => false,
         },
