@@ -91,7 +91,8 @@ console.log(`e2e: server ${url}, ${files.length} test files, screenshots in ${OU
 // One file at a time: two at a time took 14.7 instead of 18.4 minutes, but the phone's
 // board-without-borders test once found no computer's answer after its move. Two browsers on one
 // server are one client to it (127.0.0.1), sharing its per-address limits on engine requests
-// (crates/mnk-server/src/clients.rs) and rooms: two lanes would need a server each, or limits set for the tests.
+// (crates/mnk-server/src/clients.rs) and rooms: two lanes would need a server each, or limits
+// set for the tests.
 const runner = spawn(process.execPath, ['--test', '--test-concurrency=1', ...files], {
   stdio: 'inherit',
   // The binary too, for tests that start servers of their own (two on one PostgreSQL database).
