@@ -68,7 +68,7 @@ async function solved(node, signal) {
 }
 
 /**
- * Values the positions from `node` on along the line (`STRETCH` moves) with the review's search
+ * Values the positions from `node` on along the line (`span` moves) with the review's search
  * and keeps on each node its value and X's chance, and on each move after it its judgement.
  */
 async function reviewStretch(node, line, signal, span = stretchHere()) {

@@ -141,9 +141,10 @@ fn engine_module(root: &Path) -> Option<PathBuf> {
     ] {
         cargo.env_remove(var);
     }
-    // 128-bit SIMD (every browser since 2023) halves the time the network's sums take: the
-    // review of a game takes half as long. A browser without it cannot compile the module, and
-    // the page thinks on the server (web/engine.js checks first).
+    // 128-bit SIMD (every browser since 2023) vectorises the network's sums: the module's bench
+    // runs some 1.4 times as fast, a game's review in half the time (docs/benchmarks.md). A
+    // browser without it cannot compile the module, and the page thinks on the server
+    // (web/engine.js checks first).
     cargo.env("CARGO_ENCODED_RUSTFLAGS", "-Ctarget-feature=+simd128");
     cargo
         .current_dir(root)

@@ -37,7 +37,8 @@ use serde_json::Value as Json;
 pub use error::{ApiError, Words};
 pub use respond::{respond, Reply};
 
-/// What the answering side allows: think times and the books exact values come from.
+/// What the answering side allows and keeps: think times, the books exact values come from, and
+/// the review's latest values.
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// The longest a request may ask the computer to think (`time_ms` is capped to this).

@@ -4,8 +4,9 @@
 //! A request names the game and a stretch of it, `from` to `to` (positions after that many
 //! moves): every position of the stretch is valued, and every move inside it judged. The page
 //! reviews a game a few moves at a time, so that marks appear as they are found and a stop
-//! comes soon; each stretch starts at the last position of the one before, valued again (the
-//! search is fixed, so it finds the same).
+//! comes soon; each stretch starts at the last position of the one before, whose value the
+//! memo in [`Settings::review_memo`] still holds (the search is fixed: a value searched again
+//! would be the same).
 
 use std::sync::Arc;
 use std::time::Duration;
