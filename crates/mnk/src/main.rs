@@ -233,7 +233,26 @@ fn play_match(args: &mnk_gomocup::MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// A reader that stops reading (`mnk match … | head`) ends the output quietly, as it ends any
+/// other program's, instead of a panic with a backtrace: the standard library's `println!`
+/// panics when stdout is a closed pipe, and Rust ignores the SIGPIPE that would end a C program.
+fn quiet_when_the_pipe_closes() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map_or("", String::as_str);
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            // 128 + SIGPIPE, what a shell reports for a program a closed pipe ended.
+            std::process::exit(141);
+        }
+        report(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_when_the_pipe_closes();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Play(args)) => play::run(&args),

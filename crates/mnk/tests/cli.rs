@@ -593,3 +593,22 @@ fn serve_refuses_a_malformed_book_with_its_file_and_line() {
         "{err}"
     );
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_without_a_panic() {
+    // `mnk match … | head -1`: the reader is gone before the report is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mnk"))
+        .args([
+            "match", "level1", "level1", "--games", "2", "--rules", "3x3x3",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mnk runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("mnk ends");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+}
