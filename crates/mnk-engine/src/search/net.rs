@@ -42,6 +42,8 @@ pub const CODE_REACH: u32 = 4;
 const SIDE_CODES: usize = (1 << (CODE_REACH + 1)) - 1;
 /// Line codes: unordered pairs of side codes (a line read either way is the same shape).
 pub const CODES: usize = SIDE_CODES * (SIDE_CODES + 1) / 2;
+/// [`CODES`] rounded up to a power of two.
+const CODE_SLOTS: usize = CODES.next_power_of_two();
 /// A cell vector's value 1.
 pub const QA: i32 = 127;
 /// A first-layer weight's value 1.
@@ -105,7 +107,8 @@ pub struct Net {
     views: Box<[Views; 256]>,
     /// Derived from the code tables: per line code of X, its share in X's view (own) then O's
     /// (opponent's); then per line code of O, its share in X's view then O's.
-    code_views: Box<[[Views; CODES]; 2]>,
+    /// Rounded up to a power of two ([`CODE_SLOTS`]), so that a masked index needs no bounds check.
+    code_views: Box<[[Views; CODE_SLOTS]; 2]>,
     /// Whether any code row is other than zero: a network without codes (the format before
     /// them) spares the board their reading.
     reads_codes: bool,
@@ -121,9 +124,10 @@ pub struct Net {
 #[inline]
 #[must_use]
 pub fn counts(own: u16, other: u16) -> bool {
-    // A nibble is B2 (3) or more when bit 2 or 3 is set, or bits 0 and 1 both are.
-    let strong = |k: u16| k & 0xCCCC != 0 || k & (k >> 1) & 0x1111 != 0;
-    strong(own) || strong(other)
+    // A nibble is B2 (3) or more when bit 2 or 3 is set, or bits 0 and 1 both are. Without
+    // short cuts: the search asks this twice per changed cell, and branches mispredict.
+    let strong = |k: u16| (k & 0xCCCC) | (k & (k >> 1) & 0x1111);
+    strong(own) | strong(other) != 0
 }
 
 /// The four direction pairs of a cell seen by the player whose key is `own`.
@@ -217,7 +221,7 @@ impl Net {
                 row[DIMS..].copy_from_slice(&cell.pair[o * 10 + x]);
             }
         }
-        let mut code_views = Box::new([[[0; 2 * DIMS]; CODES]; 2]);
+        let mut code_views = Box::new([[[0; 2 * DIMS]; CODE_SLOTS]; 2]);
         for c in 0..CODES {
             code_views[0][c][..DIMS].copy_from_slice(&cell.own_code[c]);
             code_views[0][c][DIMS..].copy_from_slice(&cell.opp_code[c]);
@@ -465,8 +469,8 @@ impl<'n> Accumulator<'n> {
         let net = self.net;
         [
             &net.views[view_index(keys, d)],
-            &net.code_views[0][usize::from(code[0])],
-            &net.code_views[1][usize::from(code[1])],
+            &net.code_views[0][usize::from(code[0]) & (CODE_SLOTS - 1)],
+            &net.code_views[1][usize::from(code[1]) & (CODE_SLOTS - 1)],
         ]
     }
 
