@@ -409,13 +409,21 @@ pub struct Accumulator<'n> {
     /// bits: a move's changes are summed in the width the cell vectors have (a cell's share
     /// moves by at most [`QA`], a move changes some 40 cells), and widened once.
     pending: Views,
-    pre: Vec<Views>,
-    /// Per cell and direction, X's line code and O's.
-    codes: Vec<[[u16; 2]; 4]>,
+    /// Per cell, its vectors and line codes: one record, so a change finds both at one index.
+    cells: Vec<CellState>,
     /// Per move made with logging: the pools before it and the length of `pre_log`.
     moves: Vec<(Pools, usize)>,
     /// Cells' vectors and codes before a logged change, oldest first.
     pre_log: Vec<Logged>,
+}
+
+/// What the accumulator keeps of one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CellState {
+    /// Its vectors before clipping, X's view then O's.
+    pre: Views,
+    /// Per direction, X's line code and O's.
+    codes: [[u16; 2]; 4],
 }
 
 /// A cell's state before a logged change of its direction `d`.
@@ -435,8 +443,13 @@ impl<'n> Accumulator<'n> {
             net,
             pools: [0; 2 * DIMS],
             pending: [0; 2 * DIMS],
-            pre: vec![[0; 2 * DIMS]; slots],
-            codes: vec![[[0; 2]; 4]; slots],
+            cells: vec![
+                CellState {
+                    pre: [0; 2 * DIMS],
+                    codes: [[0; 2]; 4],
+                };
+                slots
+            ],
             moves: Vec::new(),
             pre_log: Vec::new(),
         }
@@ -449,7 +462,7 @@ impl<'n> Accumulator<'n> {
         // never wrap.
         let mut pre = self.net.views_bias;
         for (d, code) in codes.iter().enumerate() {
-            for row in self.rows(keys, d, *code) {
+            for row in rows(self.net, keys, d, *code) {
                 for (x, r) in pre.iter_mut().zip(row) {
                     *x = x.wrapping_add(*r);
                 }
@@ -459,19 +472,7 @@ impl<'n> Accumulator<'n> {
         for (s, x) in self.pools.iter_mut().zip(pre) {
             *s += i32::from(clip(x) & part);
         }
-        self.pre[idx] = pre;
-        self.codes[idx] = codes;
-    }
-
-    /// The three rows direction `d` adds to a cell of these keys and codes.
-    #[inline]
-    fn rows(&self, keys: [u16; 2], d: usize, code: [u16; 2]) -> [&'n Views; 3] {
-        let net = self.net;
-        [
-            &net.views[view_index(keys, d)],
-            &net.code_views[0][usize::from(code[0]) & (CODE_SLOTS - 1)],
-            &net.code_views[1][usize::from(code[1]) & (CODE_SLOTS - 1)],
-        ]
+        self.cells[idx] = CellState { pre, codes };
     }
 
     /// Whether the network reads line codes (see [`Net`]'s `reads_codes`); when it does not,
@@ -486,14 +487,14 @@ impl<'n> Accumulator<'n> {
     #[inline]
     #[must_use]
     pub fn codes(&self, idx: usize, d: usize) -> [u16; 2] {
-        self.codes[idx][d]
+        self.cells[idx].codes[d & 3]
     }
 
     /// Takes the cell `idx` (about to hold a stone) out of the pools; its vectors stay for
     /// when the stone is taken back.
     pub fn remove_cell(&mut self, idx: usize, keys: [u16; 2]) {
         let part = mask(counts(keys[0], keys[1]));
-        for (s, x) in self.pools.iter_mut().zip(self.pre[idx]) {
+        for (s, x) in self.pools.iter_mut().zip(self.cells[idx].pre) {
             *s -= i32::from(clip(x) & part);
         }
     }
@@ -510,28 +511,31 @@ impl<'n> Accumulator<'n> {
         code: [u16; 2],
         log: bool,
     ) {
-        let old_code = self.codes[idx][d];
+        let d = d & 3;
+        let cell = &mut self.cells[idx];
+        let old_code = cell.codes[d];
+        let before = cell.pre;
         if log {
             self.pre_log.push(Logged {
                 idx: idx as u32,
                 d: d as u8,
                 codes: old_code,
-                pre: self.pre[idx],
+                pre: before,
             });
         }
         // All-ones masks where the cell takes part, so the loop has no branch and vectorises.
         let (was, is) = (mask(counts(old[0], old[1])), mask(counts(new[0], new[1])));
-        let [out_pair, out_x, out_o] = self.rows(old, d, old_code);
-        let [in_pair, in_x, in_o] = self.rows(new, d, code);
+        let [out_pair, out_x, out_o] = rows(self.net, old, d, old_code);
+        let [in_pair, in_x, in_o] = rows(self.net, new, d, code);
         // On copies, so the compiler need not check whether the rows overlap.
-        let before = self.pre[idx];
         let after: Views = std::array::from_fn(|j| {
             before[j]
                 .wrapping_sub(out_pair[j].wrapping_add(out_x[j]).wrapping_add(out_o[j]))
                 .wrapping_add(in_pair[j].wrapping_add(in_x[j]).wrapping_add(in_o[j]))
         });
-        self.pre[idx] = after;
-        self.codes[idx][d] = code;
+        let cell = &mut self.cells[idx];
+        cell.pre = after;
+        cell.codes[d] = code;
         for (j, pending) in self.pending.iter_mut().enumerate() {
             let delta = (clip(after[j]) & is) - (clip(before[j]) & was);
             *pending = pending.wrapping_add(delta);
@@ -563,8 +567,9 @@ impl<'n> Accumulator<'n> {
         self.pending = [0; 2 * DIMS];
         for logged in self.pre_log.drain(len..).rev() {
             let idx = logged.idx as usize;
-            self.pre[idx] = logged.pre;
-            self.codes[idx][usize::from(logged.d)] = logged.codes;
+            let cell = &mut self.cells[idx];
+            cell.pre = logged.pre;
+            cell.codes[usize::from(logged.d) & 3] = logged.codes;
         }
     }
 
@@ -592,13 +597,13 @@ impl<'n> Accumulator<'n> {
     /// The vectors of cell `idx` (for consistency checks).
     #[must_use]
     pub fn pre_of(&self, idx: usize) -> Views {
-        self.pre[idx]
+        self.cells[idx].pre
     }
 
     /// The line codes of cell `idx` (for consistency checks).
     #[must_use]
     pub fn codes_of(&self, idx: usize) -> [[u16; 2]; 4] {
-        self.codes[idx]
+        self.cells[idx].codes
     }
 }
 
@@ -610,6 +615,16 @@ fn dot(w: &[i16; 2 * DIMS], x: &[i16; 2 * DIMS]) -> i32 {
         .zip(x)
         .map(|(&w, &x)| i32::from(w) * i32::from(x))
         .sum()
+}
+
+/// The three rows direction `d` adds to a cell of these keys and codes.
+#[inline]
+fn rows(net: &Net, keys: [u16; 2], d: usize, code: [u16; 2]) -> [&Views; 3] {
+    [
+        &net.views[view_index(keys, d)],
+        &net.code_views[0][usize::from(code[0]) & (CODE_SLOTS - 1)],
+        &net.code_views[1][usize::from(code[1]) & (CODE_SLOTS - 1)],
+    ]
 }
 
 /// The index of direction `d`'s (X's pattern, O's pattern) pair in the views table: X's
