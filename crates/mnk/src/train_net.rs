@@ -30,6 +30,10 @@ pub struct TrainNetArgs {
     /// step), 0 to 100; the step times it below 1.
     #[arg(long, value_name = "D", default_value_t = TrainSettings::default().code_decay, value_parser = decay)]
     code_decay: f32,
+    /// Average the weights at the end of the last N passes into the network, 0 to the number
+    /// of passes (0: the last pass's weights).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    average_last: usize,
     /// Nodes of the search that labels each position, 0 to 10000000 (0: the game results
     /// alone).
     #[arg(long, value_name = "N", default_value_t = 0,
@@ -101,6 +105,12 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
             Some(&*Box::leak(Box::new(net)))
         }
     };
+    if args.average_last > args.epochs {
+        return Err(format!(
+            "--average-last {} is more than the {} passes (--epochs)",
+            args.average_last, args.epochs
+        ));
+    }
     if args.code_decay * args.step.max(args.final_step) >= 1.0 {
         return Err("--code-decay times the step must be below 1".into());
     }
@@ -109,6 +119,7 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         step: args.step,
         final_step: args.final_step,
         code_decay: args.code_decay,
+        average_last: args.average_last,
         label_nodes: args.label_nodes,
         result_weight: if args.label_nodes == 0 {
             1.0
@@ -133,6 +144,17 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
     for (i, e) in trained.epoch_errors.iter().enumerate() {
         println!("epoch {:>3}: held-out error {e:.6}", i + 1);
     }
+    if let Some(e) = trained.averaged_error {
+        println!(
+            "the last {} passes averaged: held-out error {e:.6}",
+            args.average_last
+        );
+    }
+    let averaged = if args.average_last > 0 {
+        format!(", the last {} averaged", args.average_last)
+    } else {
+        String::new()
+    };
     let calibrated = if args.calibrate_labels {
         format!(
             " (its logit × {:.3}, fitted to the results)",
@@ -160,7 +182,7 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         )
     };
     let title = format!(
-        "mnk network: {}, trained by `mnk train-net` ({} epochs, step {} to {}, code decay {}, seed {}) on {} positions of {} games\n\
+        "mnk network: {}, trained by `mnk train-net` ({} epochs{averaged}, step {} to {}, code decay {}, seed {}) on {} positions of {} games\n\
          ({}); targets: {labels}. K = {:.6}; held-out error (mean squared, {} positions): tables {:.6}, network {:.6}.",
         variant.name(),
         args.epochs,

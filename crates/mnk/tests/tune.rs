@@ -374,6 +374,10 @@ fn train_net_and_match_explain_files_they_cannot_use() {
             &["--code-decay", "100", "--step", "0.5"],
             "--code-decay times the step must be below 1",
         ),
+        (
+            &["--average-last", "31"],
+            "--average-last 31 is more than the 30 passes",
+        ),
     ] {
         let mut args = vec!["train-net", path(&one), "--out", path(&out_file)];
         args.extend_from_slice(decay);
