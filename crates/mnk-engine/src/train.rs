@@ -904,7 +904,7 @@ mod tests {
         // The mean of one pass is that pass.
         assert_eq!(plain.net, one.net);
         assert_eq!(plain.averaged_error, None);
-        assert!(one.averaged_error.is_some());
+        assert_eq!(one.averaged_error, plain.epoch_errors.last().copied());
         // Four passes' mean is another network, and the one written (within rounding).
         assert_ne!(four.net, plain.net);
         let averaged = four.averaged_error.unwrap();

@@ -145,8 +145,13 @@ pub fn run(args: &TrainNetArgs) -> Result<(), String> {
         println!("epoch {:>3}: held-out error {e:.6}", i + 1);
     }
     if let Some(e) = trained.averaged_error {
+        let passes = if args.average_last == 1 {
+            "pass"
+        } else {
+            "passes"
+        };
         println!(
-            "the last {} passes averaged: held-out error {e:.6}",
+            "the last {} {passes} averaged: held-out error {e:.6}",
             args.average_last
         );
     }

@@ -512,9 +512,8 @@ impl<'n> Accumulator<'n> {
         log: bool,
     ) {
         let d = d & 3;
-        let cell = &mut self.cells[idx];
-        let old_code = cell.codes[d];
-        let before = cell.pre;
+        let CellState { pre: before, codes } = self.cells[idx];
+        let old_code = codes[d];
         if log {
             self.pre_log.push(Logged {
                 idx: idx as u32,
