@@ -41,6 +41,9 @@ pub fn show(value: f64) -> String {
         if value > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else if value.is_nan() {
         "?".to_string()
+    } else if value.round() == 0.0 {
+        // An even score (or nearly): no sign, where `{:+}` would print `-0` for a negative zero.
+        "0".to_string()
     } else {
         format!("{:+.0}", value)
     }
@@ -56,6 +59,16 @@ mod tests {
         assert!((elo(0.75) - 190.85).abs() < 0.01);
         assert!((elo(0.25) + 190.85).abs() < 0.01);
         assert_eq!(elo(1.0), f64::INFINITY);
+    }
+
+    #[test]
+    fn differences_show_with_their_sign_and_zero_without() {
+        assert_eq!(show(elo(0.5)), "0");
+        assert_eq!(show(-0.0), "0");
+        assert_eq!(show(-0.4), "0");
+        assert_eq!(show(12.6), "+13");
+        assert_eq!(show(-35.2), "-35");
+        assert_eq!(show(f64::INFINITY), "+inf");
     }
 
     #[test]

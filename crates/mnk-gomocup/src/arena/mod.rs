@@ -15,6 +15,7 @@
 //! `--weights-a`/`--weights-b` give a player's engine another weight table. `--record` writes the
 //! games as `mnk tune` reads them.
 
+pub mod colours;
 pub mod elo;
 pub mod engine;
 pub mod openings;
@@ -505,6 +506,42 @@ impl MatchReport {
     }
 }
 
+impl MatchReport {
+    /// The lines on colours: the first player's results with each, and what became of the
+    /// opening pairs (see [`colours`]).
+    fn fmt_colours(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [with_x, with_o] = colours::by_colour(&self.games);
+        let won_by = |p: Player| self.games.iter().filter(|g| g.winner() == Some(p)).count();
+        let (x_won, o_won) = (won_by(Player::X), won_by(Player::O));
+        let wdl = |r: colours::Wdl| format!("{}/{}/{}", r.wins, r.draws, r.losses);
+        writeln!(
+            f,
+            "By colour: {} {} with X, {} with O; X won {x_won}, O won {o_won}, {} drawn",
+            self.a,
+            wdl(with_x),
+            wdl(with_o),
+            self.games.len() - x_won - o_won
+        )?;
+        let pairs = colours::opening_pairs(&self.games);
+        if pairs.total() > 0 {
+            writeln!(
+                f,
+                "Opening pairs: {}: {} won both {}, {} won both {}, one each {} (X won both {}, O won both {}), a draw in {}",
+                pairs.total(),
+                self.a,
+                pairs.a_both,
+                self.b,
+                pairs.b_both,
+                pairs.x_both + pairs.o_both,
+                pairs.x_both,
+                pairs.o_both,
+                pairs.with_draw
+            )?;
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (w, d, l) = self.wdl();
@@ -532,6 +569,7 @@ impl fmt::Display for MatchReport {
             };
             writeln!(f, "Elo difference: {} ± {margin} (95%)", elo::show(e))?;
         }
+        self.fmt_colours(f)?;
         let lines = self
             .games
             .iter()
@@ -1233,6 +1271,9 @@ mod tests {
         let text = report.to_string();
         assert!(text.contains("W/D/L"), "{text}");
         assert!(text.contains("Elo difference"), "{text}");
+        assert!(text.contains("By colour: weights "), "{text}");
+        // Four games of two openings, each played with both colours.
+        assert!(text.contains("Opening pairs: 2: "), "{text}");
         assert!(text.contains("Move time used: weights median"), "{text}");
     }
 
