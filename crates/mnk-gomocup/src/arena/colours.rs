@@ -68,32 +68,47 @@ impl Pairs {
 /// The opening pairs of `games` (in game order): games `2i + 1` and `2i + 2` of a match played
 /// from openings share one with the sides swapped. Games whose opening the players made
 /// themselves (a swap opening) and a pair left incomplete are not counted.
+fn pairs(games: &[GameRecord]) -> impl Iterator<Item = (&GameRecord, &GameRecord)> {
+    games
+        .chunks_exact(2)
+        .map(|pair| (&pair[0], &pair[1]))
+        .filter(|(first, second)| {
+            first.opening_story.is_none()
+                && second.opening_story.is_none()
+                && first.a_is_x != second.a_is_x
+                && first.moves.get(..first.opening_plies)
+                    == second.moves.get(..second.opening_plies)
+        })
+}
+
+/// What became of the opening pairs of `games` (see [`pairs`]).
 #[must_use]
 pub fn opening_pairs(games: &[GameRecord]) -> Pairs {
-    let mut pairs = Pairs::default();
-    for pair in games.chunks_exact(2) {
-        let [first, second] = pair else { continue };
-        let same_opening = first.opening_story.is_none()
-            && second.opening_story.is_none()
-            && first.a_is_x != second.a_is_x
-            && first.moves.get(..first.opening_plies) == second.moves.get(..second.opening_plies);
-        if !same_opening {
-            continue;
-        }
+    let mut counts = Pairs::default();
+    for (first, second) in pairs(games) {
         match (first.winner(), second.winner()) {
             (Some(w1), Some(w2)) if w1 == w2 => {
                 if w1 == Player::X {
-                    pairs.x_both += 1;
+                    counts.x_both += 1;
                 } else {
-                    pairs.o_both += 1;
+                    counts.o_both += 1;
                 }
             }
-            (Some(_), Some(_)) if first.a_score() == 1.0 => pairs.a_both += 1,
-            (Some(_), Some(_)) => pairs.b_both += 1,
-            _ => pairs.with_draw += 1,
+            (Some(_), Some(_)) if first.a_score() == 1.0 => counts.a_both += 1,
+            (Some(_), Some(_)) => counts.b_both += 1,
+            _ => counts.with_draw += 1,
         }
     }
-    pairs
+    counts
+}
+
+/// The first player's points in each opening pair (0 to 2), for a margin that knows the two
+/// games of an opening are not independent (see [`super::elo::pair_margin`]).
+#[must_use]
+pub fn pair_points(games: &[GameRecord]) -> Vec<f64> {
+    pairs(games)
+        .map(|(first, second)| first.a_score() + second.a_score())
+        .collect()
 }
 
 #[cfg(test)]
@@ -179,6 +194,7 @@ mod tests {
             }
         );
         assert_eq!(pairs.total(), 6);
+        assert_eq!(pair_points(&games), [1.0, 1.0, 2.0, 0.0, 0.5, 2.0]);
     }
 
     #[test]
@@ -194,5 +210,6 @@ mod tests {
         // And a game left over at the end.
         games.push(game(5, true, &[Cell::new(0, 0)], Ending::Line(Player::X)));
         assert_eq!(opening_pairs(&games).total(), 0);
+        assert!(pair_points(&games).is_empty());
     }
 }

@@ -567,7 +567,14 @@ impl fmt::Display for MatchReport {
             } else {
                 "inf".into()
             };
-            writeln!(f, "Elo difference: {} ± {margin} (95%)", elo::show(e))?;
+            let by_pairs = elo::pair_margin(&colours::pair_points(&self.games))
+                .filter(|m| m.is_finite())
+                .map_or(String::new(), |m| format!("; ± {m:.0} by opening pairs"));
+            writeln!(
+                f,
+                "Elo difference: {} ± {margin} (95%{by_pairs})",
+                elo::show(e)
+            )?;
         }
         self.fmt_colours(f)?;
         let lines = self
