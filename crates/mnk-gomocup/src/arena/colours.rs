@@ -21,13 +21,13 @@ pub struct Wdl {
 }
 
 impl Wdl {
-    fn add(&mut self, score: f64) {
-        if score == 1.0 {
-            self.wins += 1;
-        } else if score == 0.0 {
-            self.losses += 1;
-        } else {
-            self.draws += 1;
+    /// Counts `game` from the first player's side.
+    fn add(&mut self, game: &GameRecord) {
+        let a = if game.a_is_x { Player::X } else { Player::O };
+        match game.winner() {
+            Some(w) if w == a => self.wins += 1,
+            Some(_) => self.losses += 1,
+            None => self.draws += 1,
         }
     }
 }
@@ -37,7 +37,7 @@ impl Wdl {
 pub fn by_colour(games: &[GameRecord]) -> [Wdl; 2] {
     let mut split = [Wdl::default(); 2];
     for g in games {
-        split[usize::from(!g.a_is_x)].add(g.a_score());
+        split[usize::from(!g.a_is_x)].add(g);
     }
     split
 }

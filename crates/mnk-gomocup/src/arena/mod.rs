@@ -476,16 +476,8 @@ impl MatchReport {
     /// Wins, draws and losses of the first player.
     #[must_use]
     pub fn wdl(&self) -> (usize, usize, usize) {
-        let mut wdl = (0, 0, 0);
-        for g in &self.games {
-            let a = if g.a_is_x { Player::X } else { Player::O };
-            match g.winner() {
-                Some(w) if w == a => wdl.0 += 1,
-                Some(_) => wdl.2 += 1,
-                None => wdl.1 += 1,
-            }
-        }
-        wdl
+        let [x, o] = colours::by_colour(&self.games);
+        (x.wins + o.wins, x.draws + o.draws, x.losses + o.losses)
     }
 
     /// The first player's score as a fraction of the games.
@@ -504,15 +496,13 @@ impl MatchReport {
             .filter(|g| matches!(&g.ending, Ending::Fault(_, f) if f.kind == kind))
             .count()
     }
-}
 
-impl MatchReport {
     /// The lines on colours: the first player's results with each, and what became of the
     /// opening pairs (see [`colours`]).
     fn fmt_colours(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [with_x, with_o] = colours::by_colour(&self.games);
-        let won_by = |p: Player| self.games.iter().filter(|g| g.winner() == Some(p)).count();
-        let (x_won, o_won) = (won_by(Player::X), won_by(Player::O));
+        // X wins what A wins with X and loses with O.
+        let (x_won, o_won) = (with_x.wins + with_o.losses, with_o.wins + with_x.losses);
         let wdl = |r: colours::Wdl| format!("{}/{}/{}", r.wins, r.draws, r.losses);
         writeln!(
             f,
@@ -520,7 +510,7 @@ impl MatchReport {
             self.a,
             wdl(with_x),
             wdl(with_o),
-            self.games.len() - x_won - o_won
+            with_x.draws + with_o.draws
         )?;
         let pairs = colours::opening_pairs(&self.games);
         if pairs.total() > 0 {
