@@ -10,8 +10,11 @@ step() { printf '\n==> %s\n' "$*"; }
 step "cargo fmt --check"
 cargo fmt --all --check
 
+# In the `ci` profile, so the proc macros, build scripts (SQLite's C, the page's engine) and their
+# dependencies built for the lints serve the test build too: from a cold start the lints and the
+# tests' build took 12.5 minutes this way, 17 in the dev profile. The lints are the same.
 step "cargo clippy (all targets, warnings are errors)"
-cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy --workspace --all-targets --profile ci -- -D warnings
 
 # The rooms' PostgreSQL test (two servers on one database) needs a database: a throw-away
 # cluster, stopped and removed on exit. Without PostgreSQL installed this fails, as it must.
