@@ -668,8 +668,10 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
                 }
             }
         }
+        // The static score, computed once for the pruning tests that read it.
+        let mut static_eval = None;
         if !pv_node && excluded == NO_MOVE && !is_win(beta) && !is_loss(alpha) {
-            if let Some(score) = self.reverse_futility(depth, beta) {
+            if let Some(score) = self.reverse_futility(depth, beta, &mut static_eval) {
                 stat!(c => c.reverse_futility += 1);
                 return score;
             }
@@ -719,7 +721,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         // Futility: near the horizon, quiet moves cannot lift a hopeless static score.
         let futile = !pv_node
             && depth <= FUTILITY_DEPTH
-            && evaluate(&self.board) + FUTILITY_MARGIN * depth <= alpha;
+            && self.static_eval(&mut static_eval) + FUTILITY_MARGIN * depth <= alpha;
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -908,7 +910,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
     /// Reverse futility: at a shallow non-PV node where the opponent has neither a four to
     /// complete nor an open four to make (a threat is searched, never judged: the static score
     /// does not see a VCT), a static score this far above `beta` stands.
-    fn reverse_futility(&self, depth: i32, beta: i32) -> Option<i32> {
+    fn reverse_futility(&self, depth: i32, beta: i32, memo: &mut Option<i32>) -> Option<i32> {
         let op = 1 - self.board.side();
         if depth > REVERSE_FUTILITY_DEPTH
             || self.board.threat_count(op, Threat::Flex3x2) > 0
@@ -916,8 +918,14 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
         {
             return None;
         }
-        let eval = evaluate(&self.board);
+        let eval = self.static_eval(memo);
         (eval - REVERSE_FUTILITY_MARGIN * depth >= beta).then_some(eval)
+    }
+
+    /// The board's static evaluation, computed on the first call at a node and kept in `memo`
+    /// (the node's pruning tests read the same position).
+    fn static_eval(&self, memo: &mut Option<i32>) -> i32 {
+        *memo.get_or_insert_with(|| evaluate(&self.board))
     }
 
     /// A score the threat counts alone decide, `ply` plies from the root: a five to complete,
