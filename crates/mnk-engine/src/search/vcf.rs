@@ -93,7 +93,15 @@ pub fn vcf(
     let mut line = Vec::new();
     let mut cut = false;
     let net = board.pause_net();
-    let found = vcf_attack(board, ctl, cache, max_fours, &mut line, &mut cut);
+    let found = vcf_attack(
+        board,
+        ctl,
+        cache,
+        max_fours,
+        &mut line,
+        &mut cut,
+        &mut Vec::new(),
+    );
     board.resume_net(net);
     found.then(|| {
         line.reverse();
@@ -103,7 +111,9 @@ pub fn vcf(
 }
 
 /// Attacker to move. On success pushes the line in reverse; `cut` is set when it ends at a four
-/// the defender may not block.
+/// the defender may not block. `cells` is scratch space shared down the line (one allocation
+/// for the whole search, not two a node): each node lists its moves past what its callers
+/// listed and leaves the vector as it found it.
 fn vcf_attack(
     board: &mut Board,
     ctl: &mut Control,
@@ -111,33 +121,50 @@ fn vcf_attack(
     fours: u32,
     line: &mut Vec<usize>,
     cut: &mut bool,
+    cells: &mut Vec<usize>,
+) -> bool {
+    let start = cells.len();
+    let won = vcf_attack_node(board, ctl, cache, fours, line, cut, cells, start);
+    cells.truncate(start);
+    won
+}
+
+/// [`vcf_attack`]'s node, its moves listed in `cells[start..]`.
+#[allow(clippy::too_many_arguments)]
+fn vcf_attack_node(
+    board: &mut Board,
+    ctl: &mut Control,
+    cache: &mut ThreatCache,
+    fours: u32,
+    line: &mut Vec<usize>,
+    cut: &mut bool,
+    cells: &mut Vec<usize>,
+    start: usize,
 ) -> bool {
     let att = board.side();
     let def = 1 - att;
-    let mut moves = Vec::new();
     if board.threat_count(att, Threat::Five) > 0 {
-        threat_cells(board, att, Threat::Five, &mut moves);
-        line.push(moves[0]);
+        threat_cells(board, att, Threat::Five, cells);
+        line.push(cells[start]);
         return true;
     }
     match board.threat_count(def, Threat::Five) {
         0 => {
             if board.has_playable_threat(att, Threat::Flex4) {
                 // An open four: the defender blocks one end, the other wins.
-                threat_cells(board, att, Threat::Flex4, &mut moves);
-                return flex4_line(board, moves[0], line, cut);
+                threat_cells(board, att, Threat::Flex4, cells);
+                return flex4_line(board, cells[start], line, cut);
             }
             if fours == 0 || board.threats_at_least(att, Threat::Block4) == 0 {
                 return false;
             }
-            threat_cells(board, att, Threat::Block4, &mut moves);
+            threat_cells(board, att, Threat::Block4, cells);
         }
         1 => {
             // Forced to block; it must also be a four to keep the initiative.
-            threat_cells(board, def, Threat::Five, &mut moves);
-            if fours == 0
-                || board.threat(moves[0], att) < Threat::Block4
-                || board.forbids(moves[0], att)
+            threat_cells(board, def, Threat::Five, cells);
+            let block = cells[start];
+            if fours == 0 || board.threat(block, att) < Threat::Block4 || board.forbids(block, att)
             {
                 return false;
             }
@@ -148,9 +175,11 @@ fn vcf_attack(
     if cache.failed(hash, KIND_VCF, fours) {
         return false;
     }
+    let end = cells.len();
     // Fours that also make a three (four-threes) first, then by cell.
-    moves.sort_by_key(|&m| (std::cmp::Reverse(board.threat(m, att)), m));
-    for m in moves {
+    cells[start..end].sort_by_key(|&m| (std::cmp::Reverse(board.threat(m, att)), m));
+    for i in start..end {
+        let m = cells[i];
         if ctl.tick() {
             return false;
         }
@@ -165,22 +194,24 @@ fn vcf_attack(
             }
             continue;
         }
-        let mut reply = Vec::new();
-        threat_cells(board, att, Threat::Five, &mut reply);
-        if reply.len() == 1 && board.forbids(reply[0], def) {
-            // The only block is a point the defender may not play.
-            board.undo();
-            line.push(m);
-            *cut = true;
-            return true;
-        }
-        if reply.len() == 1 {
+        threat_cells(board, att, Threat::Five, cells);
+        let replies = cells.len() - end;
+        let reply = cells[end..].first().copied();
+        cells.truncate(end);
+        if let (1, Some(reply)) = (replies, reply) {
+            if board.forbids(reply, def) {
+                // The only block is a point the defender may not play.
+                board.undo();
+                line.push(m);
+                *cut = true;
+                return true;
+            }
             ctl.tick();
-            board.play(reply[0]);
-            let won = vcf_attack(board, ctl, cache, fours - 1, line, cut);
+            board.play(reply);
+            let won = vcf_attack(board, ctl, cache, fours - 1, line, cut, cells);
             board.undo();
             if won {
-                line.push(reply[0]);
+                line.push(reply);
                 board.undo();
                 line.push(m);
                 return true;
