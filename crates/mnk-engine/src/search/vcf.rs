@@ -112,8 +112,8 @@ pub fn vcf(
 
 /// Attacker to move. On success pushes the line in reverse; `cut` is set when it ends at a four
 /// the defender may not block. `cells` is scratch space shared down the line (one allocation
-/// for the whole search, not two a node): each node lists its moves past what its callers
-/// listed and leaves the vector as it found it.
+/// for the whole search, not two a node): the node lists its moves past what its callers listed,
+/// and may leave them there for its caller to cut off.
 fn vcf_attack(
     board: &mut Board,
     ctl: &mut Control,
@@ -124,23 +124,6 @@ fn vcf_attack(
     cells: &mut Vec<usize>,
 ) -> bool {
     let start = cells.len();
-    let won = vcf_attack_node(board, ctl, cache, fours, line, cut, cells, start);
-    cells.truncate(start);
-    won
-}
-
-/// [`vcf_attack`]'s node, its moves listed in `cells[start..]`.
-#[allow(clippy::too_many_arguments)]
-fn vcf_attack_node(
-    board: &mut Board,
-    ctl: &mut Control,
-    cache: &mut ThreatCache,
-    fours: u32,
-    line: &mut Vec<usize>,
-    cut: &mut bool,
-    cells: &mut Vec<usize>,
-    start: usize,
-) -> bool {
     let att = board.side();
     let def = 1 - att;
     if board.threat_count(att, Threat::Five) > 0 {
@@ -209,6 +192,7 @@ fn vcf_attack_node(
             ctl.tick();
             board.play(reply);
             let won = vcf_attack(board, ctl, cache, fours - 1, line, cut, cells);
+            cells.truncate(end);
             board.undo();
             if won {
                 line.push(reply);
