@@ -843,7 +843,7 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
                 return alpha;
             }
             // Every move was pruned: judge the position as it stands.
-            return evaluate(&self.board).clamp(alpha, beta);
+            return self.static_eval(&mut static_eval).clamp(alpha, beta);
         }
         if excluded != NO_MOVE {
             return best;

@@ -178,10 +178,10 @@ fn vcf_attack(
             continue;
         }
         threat_cells(board, att, Threat::Five, cells);
-        let replies = cells.len() - end;
-        let reply = cells[end..].first().copied();
+        // The defender's one block; none when the five is a point the attacker may not play.
+        let reply = (cells.len() == end + 1).then(|| cells[end]);
         cells.truncate(end);
-        if let (1, Some(reply)) = (replies, reply) {
+        if let Some(reply) = reply {
             if board.forbids(reply, def) {
                 // The only block is a point the defender may not play.
                 board.undo();
