@@ -10,7 +10,9 @@
 //! NODES defaults to 150,000 (some 200 ms of a turn), ROUNDS to 3. Prints each side's nodes
 //! per second (the best round, the least disturbed) and the median depth reached. A fourth
 //! argument, `tables` or `network`, runs that side alone (to count its instructions, which
-//! the machine's load does not change, with `valgrind --tool=callgrind`).
+//! the machine's load does not change, with `valgrind --tool=callgrind`; build it with
+//! `RUSTFLAGS="-C target-cpu=x86-64-v3"`, as Valgrind does not know every instruction of the
+//! default build for this machine's CPU: docs/benchmarks.md).
 
 use std::time::Instant;
 
