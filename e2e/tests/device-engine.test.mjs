@@ -80,19 +80,18 @@ for (const vp of VIEWPORTS) {
       const listed = await (await fetch(`${BASE}/api/bots?rules=3x3x3`)).json();
       const opponents = [...listed.bots.filter((b) => b.plays).map((b) => b.id), ...listed.levels.filter((l) => l.plays).map((l) => `level${l.level}`)];
       assert.ok(opponents.length >= 6, opponents.join(' '));
+      // One page for all of them: the refusal holds across its visits, and each visit loads
+      // the engine again (the wasm module from the browser's cache).
+      const page = await open(browser, vp, '/?r=3x3x3&o=human');
+      await deviceReady(page);
+      const tried = await refuseEngineRequests(page);
       for (const opponent of opponents) {
-        const page = await open(browser, vp, '/?r=3x3x3&o=human');
-        await deviceReady(page);
-        const tried = await refuseEngineRequests(page);
-        await page.goto(`${BASE}/?r=3x3x3&o=${opponent}&s=X`);
-        await deviceReady(page);
-        await idle(page);
-        tried.reset();
+        await gotoReady(page, `/?r=3x3x3&o=${opponent}&s=X`, tried);
         const final = await playOut(page, ['b2', 'a1', 'c3', 'a3', 'c1', 'b1', 'a2', 'c2', 'b3'], vp);
         assert.notEqual(final.status, 'ongoing', opponent);
         assert.equal(tried.count, 0, `${opponent}: the server was asked ${tried.paths.join(' ')}`);
-        await page.done();
       }
+      await page.done();
     });
 
     test('a game against level 6 on 15×15, a hint and analysis make no engine request to the server', async () => {
