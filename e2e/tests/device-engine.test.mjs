@@ -80,8 +80,8 @@ for (const vp of VIEWPORTS) {
       const listed = await (await fetch(`${BASE}/api/bots?rules=3x3x3`)).json();
       const opponents = [...listed.bots.filter((b) => b.plays).map((b) => b.id), ...listed.levels.filter((l) => l.plays).map((l) => `level${l.level}`)];
       assert.ok(opponents.length >= 6, opponents.join(' '));
-      // One page for all of them: the refusal holds across its visits, and each visit loads
-      // the engine again (the wasm module from the browser's cache).
+      // One page for all of them: the refusal holds across its visits, and each visit waits
+      // for the engine on the device again.
       const page = await open(browser, vp, '/?r=3x3x3&o=human');
       await deviceReady(page);
       const tried = await refuseEngineRequests(page);
