@@ -2,7 +2,7 @@
 //! multi-PV lines that are legal, the engine slot freed at once when the client goes away, and
 //! the usual JSON errors before any stream starts.
 
-mod common;
+use crate::common;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! Every endpoint of docs/api.md and every error code, in process through `oneshot`.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};

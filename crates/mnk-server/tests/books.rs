@@ -2,7 +2,7 @@
 //! is answered from it (`"source": "book"`, no nodes) with the values the solver gives; others go
 //! to the solver; a bad book stops the server at start with its file and line.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -2,7 +2,7 @@
 //! input of every kind — none of which may get a 5xx: the server answers 2xx or a 4xx with a
 //! JSON error. The quick test sends 1,500; the optimised-only one 20,000.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request};

@@ -7,7 +7,7 @@
 //! `scripts/pg-cluster.sh` (never the test script's shared one). Without PostgreSQL it fails,
 //! unless `MNK_SKIP_POSTGRES=1` says to skip it.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

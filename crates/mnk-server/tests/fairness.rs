@@ -1,7 +1,7 @@
 //! One client cannot take the engine from the others: its parallel engine requests beyond its
 //! share are refused with 429 and `Retry-After`, and another client's request still succeeds.
 
-mod common;
+use crate::common;
 
 use std::net::IpAddr;
 use std::time::Duration;

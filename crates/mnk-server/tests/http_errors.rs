@@ -3,7 +3,7 @@
 //! too long to open, which a browser is shown as a page; 405 always names the allowed methods,
 //! unknown fields are refused, and every response carries the security headers.
 
-mod common;
+use crate::common;
 
 use common::wire::{connect, exchange, http, request, Server};
 use mnk_server::wire::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_URI_BYTES, SECURITY_HEADERS};

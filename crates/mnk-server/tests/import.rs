@@ -1,7 +1,7 @@
 //! `POST /api/import` and `POST /api/export` through the router: every format in and out, and
 //! every refusal with its code.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, assert_error, post};

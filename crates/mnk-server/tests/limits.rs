@@ -1,6 +1,6 @@
 //! Limits and overload: body size, think-time cap, a full engine pool answering `busy`.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

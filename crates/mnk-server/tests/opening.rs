@@ -2,7 +2,7 @@
 //! `POST /api/opening` plays the computer's part, from the opener's three stones to the colours
 //! settled, with every mismatch refused.
 
-mod common;
+use crate::common;
 
 use common::{app, assert_error, post};
 use serde_json::{json, Value};

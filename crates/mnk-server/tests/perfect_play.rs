@@ -4,7 +4,7 @@
 //! solver is some twenty times slower): `cargo test --profile ci -- --ignored`, as the test
 //! script runs them.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::post;

@@ -1,7 +1,7 @@
 //! Renju over the API: the state lists black's forbidden points while black is to move, and a
 //! forbidden move is refused with its reason.
 
-mod common;
+use crate::common;
 
 use common::{app, assert_error, post};
 use serde_json::json;

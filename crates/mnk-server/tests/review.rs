@@ -1,6 +1,6 @@
 //! `POST /api/review`: positions valued by a fixed search, moves judged by the chance they lose.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, assert_error, post};

@@ -2,7 +2,7 @@
 //! boards, the unbounded board) answers with a move or a 4xx error, never a 500, and within its
 //! time limit.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

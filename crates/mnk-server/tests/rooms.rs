@@ -3,7 +3,7 @@
 //! restart, offers and rematches, a bot in a seat, a clock that flags, the long poll, swap2
 //! openings played over both seats' sockets and against a bot on a clock.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::Duration;

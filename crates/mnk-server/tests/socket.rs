@@ -1,7 +1,7 @@
 //! Over a real socket: a server on 127.0.0.1:0 answering plain HTTP/1.1, a client that hangs up
 //! in the middle of a search (which must stop it), and a taken port reported clearly.
 
-mod common;
+use crate::common;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! The embedded UI: every file of web/ is served with its content type, ETag and caching rules.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};

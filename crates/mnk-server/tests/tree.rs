@@ -5,7 +5,7 @@
 //! and 5,478 positions in tic-tac-toe) and against the endpoint itself: a move's counts are the
 //! counts of the position after it. mnk-engine's tests check them against brute force.
 
-mod common;
+use crate::common;
 
 use axum::http::StatusCode;
 use common::{app, assert_error, post};
