@@ -207,8 +207,9 @@ fn suggest_is_answered_with_play() {
 }
 
 /// The acceptance test of the issue: pbrain-mnk against itself through the protocol, 20 games
-/// at 100 ms per move, without a single protocol error, timeout or illegal move. About a minute
-/// and a half of play, so it is left to release runs: `cargo test --release -- --ignored`.
+/// at 100 ms per move, without a single protocol error, timeout or illegal move. Two games at a
+/// time (an engine a core on two cores; the match is alone in its test binary's ignored run),
+/// some 45 seconds of play, so it is left to release runs: `cargo test --release -- --ignored`.
 #[test]
 #[ignore = "release-only: 20 games at 100 ms per move"]
 fn pbrain_mnk_against_itself_20_games_at_100_ms() {
@@ -217,6 +218,7 @@ fn pbrain_mnk_against_itself_20_games_at_100_ms() {
     args.engines = vec![pbrain()];
     args.games = 20;
     args.time_ms = 100;
+    args.concurrency = 2;
     args.quiet = false;
     args.save = Some(save.clone());
     let report = run_match(&args).unwrap();
