@@ -60,11 +60,17 @@ fs.mkdirSync(OUT_DIR, { recursive: true });
 // the computer's answer. MNK_E2E_LANES sets the number; with $MNK_URL there is one lane.
 const dir = path.join(here, 'tests');
 const only = process.argv.slice(2);
+// The longest files first, by the seconds each took in a measured run (durations.json; a file
+// not listed counts as the longest): a lane that starts the longest file last finishes minutes
+// after the other (alphabetical order once left one lane 171 s behind). Every run writes its own
+// seconds to out/e2e/durations.json; copy that over e2e/durations.json to refresh the order.
+const measured = JSON.parse(fs.readFileSync(path.join(here, 'durations.json'), 'utf8'));
+const seconds = (f) => measured[f] ?? Infinity;
 const files = fs
   .readdirSync(dir)
   .filter((f) => f.endsWith('.test.mjs'))
   .filter((f) => !only.length || only.some((o) => f.includes(o)))
-  .sort();
+  .sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
 const wanted = Number.parseInt(process.env.MNK_E2E_LANES ?? '2', 10);
 if (!(wanted >= 1)) fail(`MNK_E2E_LANES must be a whole number of at least 1, not "${process.env.MNK_E2E_LANES}"`);
 const laneCount = process.env.MNK_URL ? 1 : Math.max(1, Math.min(wanted, files.length));
@@ -157,6 +163,10 @@ await Promise.all(
   }),
 );
 await stopServers();
+const took = Object.fromEntries(
+  [...results].sort((a, b) => a.file.localeCompare(b.file)).map((r) => [r.file, Math.round(r.seconds * 10) / 10]),
+);
+fs.writeFileSync(path.join(OUT_DIR, 'durations.json'), `${JSON.stringify(took, null, 2)}\n`);
 
 const total = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 for (const { output } of results) for (const [key, n] of Object.entries(counts(output))) total[key] += n;
