@@ -26,12 +26,11 @@ MNK_TEST_POSTGRES_URL=$(scripts/pg-cluster.sh start "$pg_dir/pg")
 export MNK_TEST_POSTGRES_URL
 echo "$MNK_TEST_POSTGRES_URL"
 
-# The `ci` profile is release without link-time optimisation (see Cargo.toml).
-step "Rust tests (optimised)"
-cargo test --workspace --profile ci
-
-step "Optimised-only tests: 4x4 tree counts, self-play sanity, pbrain-mnk self-match"
-cargo test --workspace --profile ci -- --ignored
+# The `ci` profile is release without link-time optimisation (see Cargo.toml). One run with the
+# ignored tests (the optimised-only ones: 4x4 tree counts, 100,000 renju positions, the
+# pbrain-mnk self-match, …), so each binary's slow tests share its run with its quick ones.
+step "Rust tests (optimised, the ignored ones too)"
+cargo test --workspace --profile ci -- --include-ignored
 
 step "Browser tests (Playwright + /usr/bin/chromium against mnk serve)"
 # MNK_TEST_POSTGRES_URL is still exported: the two-server rooms test starts two servers on it.
