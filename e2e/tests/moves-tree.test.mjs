@@ -88,12 +88,24 @@ for (const vp of VIEWPORTS) {
       await page.keyboard.press('End');
       await waitPly(page, 2);
 
-      // Undo while the computer thinks: the search is cancelled and the move taken back.
+      // Undo while the computer thinks: the search is cancelled and the move taken back. The
+      // key is pressed in the page, in the same turn that sees the computer thinking: pressed
+      // from here, the computer (a second's thought, the indicator shown after 0.3 s) could
+      // answer between the look and the key on a loaded machine, and the undo would take back
+      // its answer instead.
       await page.click('#grid [data-cell="j10"]');
-      await page.waitForSelector('#thinking:not([hidden])');
-      assert.equal((await board(page)).ply, '3');
-      assert.equal(await page.isDisabled('#btn-undo'), false);
-      await page.keyboard.press('u');
+      const seen = await page.waitForFunction(() => {
+        const thinking = !document.getElementById('thinking').hidden;
+        const ply = document.getElementById('board').dataset.ply;
+        // Until the stone is down and the indicator shows (then the key, at once).
+        if (!thinking && (ply === '2' || ply === '3')) return false;
+        const undoEnabled = !document.getElementById('btn-undo').disabled;
+        if (thinking && undoEnabled) {
+          document.dispatchEvent(new KeyboardEvent('keydown', { key: 'u', code: 'KeyU', bubbles: true }));
+        }
+        return { thinking, ply, undoEnabled };
+      });
+      assert.deepEqual(await seen.jsonValue(), { thinking: true, ply: '3', undoEnabled: true });
       await waitPly(page, 2);
       assert.equal((await board(page)).lineLength, '2');
       assert.deepEqual(await stones(page), { h8: 'X', i9: 'O' });
