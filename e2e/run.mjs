@@ -62,8 +62,9 @@ const dir = path.join(here, 'tests');
 const only = process.argv.slice(2);
 // The longest files first, by the seconds each took in a measured run (durations.json; a file
 // not listed counts as the longest): a lane that starts the longest file last finishes minutes
-// after the other (alphabetical order once left one lane 171 s behind). Every run writes its own
-// seconds to out/e2e/durations.json; copy that over e2e/durations.json to refresh the order.
+// after the other (alphabetical order once left one lane 171 s behind). Every run writes the
+// figures with its own files' seconds in their place to out/e2e/durations.json (a run of a few
+// files keeps the others'); copy that over e2e/durations.json to refresh the order.
 const measured = JSON.parse(fs.readFileSync(path.join(here, 'durations.json'), 'utf8'));
 const seconds = (f) => measured[f] ?? Infinity;
 const files = fs
@@ -163,10 +164,10 @@ await Promise.all(
   }),
 );
 await stopServers();
-const took = Object.fromEntries(
-  [...results].sort((a, b) => a.file.localeCompare(b.file)).map((r) => [r.file, Math.round(r.seconds * 10) / 10]),
-);
-fs.writeFileSync(path.join(OUT_DIR, 'durations.json'), `${JSON.stringify(took, null, 2)}\n`);
+const took = { ...measured };
+for (const r of results) took[r.file] = Math.round(r.seconds * 10) / 10;
+const sorted = Object.fromEntries(Object.keys(took).sort().map((f) => [f, took[f]]));
+fs.writeFileSync(path.join(OUT_DIR, 'durations.json'), `${JSON.stringify(sorted, null, 2)}\n`);
 
 const total = { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 for (const { output } of results) for (const [key, n] of Object.entries(counts(output))) total[key] += n;
