@@ -208,8 +208,8 @@ fn suggest_is_answered_with_play() {
 
 /// The acceptance test of the issue: pbrain-mnk against itself through the protocol, 20 games
 /// at 100 ms per move, without a single protocol error, timeout or illegal move. Two games at a
-/// time (an engine a core on two cores; this binary's other tests take some 3 seconds), some 35
-/// seconds of play, so it is left to release runs: `cargo test --release -- --ignored`.
+/// time (an engine a core on two cores; this binary's other tests take some 3 seconds), 32 to 47
+/// seconds of play in CI, so it is left to optimised runs: `cargo test --release -- --ignored`.
 #[test]
 #[ignore = "release-only: 20 games at 100 ms per move"]
 fn pbrain_mnk_against_itself_20_games_at_100_ms() {
