@@ -8,6 +8,9 @@
 //! the line, tried in turn, makes an unbroken run of exactly four with the move in it whose two
 //! neighbouring cells are empty and each make exactly five, and that cell makes no five and is
 //! not itself forbidden (asked of this same checker, one stone deeper).
+//!
+//! The stones sit in a plain array of the board's cells, so that the many trial stones cost
+//! little: the rules' definitions are what must stay easy to read here, not the storage.
 
 use std::collections::BTreeSet;
 
@@ -27,26 +30,32 @@ pub fn forbidden_kind(pos: &Position, cell: Cell) -> Option<ForbiddenKind> {
     let mut board = Board {
         width: width as i32,
         height: height as i32,
-        black: pos
-            .stones()
-            .filter(|&(_, p)| p == black)
-            .map(|(c, _)| c)
-            .collect(),
-        white: pos
-            .stones()
-            .filter(|&(_, p)| p != black)
-            .map(|(c, _)| c)
-            .collect(),
+        stones: vec![Stone::Empty; width as usize * height as usize],
     };
+    for (c, p) in pos.stones() {
+        let colour = if p == black {
+            Stone::Black
+        } else {
+            Stone::White
+        };
+        board.set(c, colour);
+    }
     board.forbidden(cell)
 }
 
-/// The stones by colour, on a bounded board.
+/// What a cell holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stone {
+    Empty,
+    Black,
+    White,
+}
+
+/// The stones, on a bounded board: one entry per cell, row by row.
 struct Board {
     width: i32,
     height: i32,
-    black: BTreeSet<Cell>,
-    white: BTreeSet<Cell>,
+    stones: Vec<Stone>,
 }
 
 impl Board {
@@ -54,8 +63,21 @@ impl Board {
         c.x >= 0 && c.y >= 0 && c.x < self.width && c.y < self.height
     }
 
+    /// What the cell `c` holds (an on-board cell).
+    fn at(&self, c: Cell) -> Stone {
+        self.stones[(c.y * self.width + c.x) as usize]
+    }
+
+    fn set(&mut self, c: Cell, stone: Stone) {
+        self.stones[(c.y * self.width + c.x) as usize] = stone;
+    }
+
+    fn is_black(&self, c: Cell) -> bool {
+        self.at(c) == Stone::Black
+    }
+
     fn is_empty(&self, c: Cell) -> bool {
-        self.on_board(c) && !self.black.contains(&c) && !self.white.contains(&c)
+        self.on_board(c) && self.at(c) == Stone::Empty
     }
 
     /// Every cell of the line through `c` along `(dx, dy)`, from one edge to the other.
@@ -74,11 +96,11 @@ impl Board {
     /// range of positions.
     fn run(&self, line: &[Cell], i: usize) -> std::ops::Range<usize> {
         let mut start = i;
-        while start > 0 && self.black.contains(&line[start - 1]) {
+        while start > 0 && self.is_black(line[start - 1]) {
             start -= 1;
         }
         let mut end = i + 1;
-        while end < line.len() && self.black.contains(&line[end]) {
+        while end < line.len() && self.is_black(line[end]) {
             end += 1;
         }
         start..end
@@ -86,19 +108,19 @@ impl Board {
 
     /// Whether a black stone on the empty `c` makes exactly five in some line.
     fn makes_five(&mut self, c: Cell) -> bool {
-        self.black.insert(c);
+        self.set(c, Stone::Black);
         let five = DIRECTIONS.iter().any(|&dir| {
             let line = self.line(c, dir);
             let i = line.iter().position(|&x| x == c).expect("on its own line");
             self.run(&line, i).len() == 5
         });
-        self.black.remove(&c);
+        self.set(c, Stone::Empty);
         five
     }
 
     /// Why black may not play the empty `m`, by the definitions.
     fn forbidden(&mut self, m: Cell) -> Option<ForbiddenKind> {
-        self.black.insert(m);
+        self.set(m, Stone::Black);
         let lines: Vec<(Vec<Cell>, usize)> = DIRECTIONS
             .iter()
             .map(|&dir| {
@@ -119,7 +141,7 @@ impl Board {
         } else {
             None
         };
-        self.black.remove(&m);
+        self.set(m, Stone::Empty);
         verdict
     }
 
@@ -131,12 +153,12 @@ impl Board {
             if !self.is_empty(e) {
                 continue;
             }
-            self.black.insert(e);
+            self.set(e, Stone::Black);
             let run = self.run(line, j);
             if run.len() == 5 && run.contains(&m) {
                 fours.insert(run.filter(|&k| k != j).map(|k| line[k]).collect());
             }
-            self.black.remove(&e);
+            self.set(e, Stone::Empty);
         }
         fours.len()
     }
@@ -147,9 +169,9 @@ impl Board {
             if !self.is_empty(e) {
                 continue;
             }
-            self.black.insert(e);
+            self.set(e, Stone::Black);
             let straight = self.straight_four(line, j, m);
-            self.black.remove(&e);
+            self.set(e, Stone::Empty);
             if straight && !self.makes_five(e) && self.forbidden(e).is_none() {
                 return true;
             }
@@ -169,9 +191,9 @@ impl Board {
             if !self.is_empty(end) {
                 return false;
             }
-            self.black.insert(end);
+            self.set(end, Stone::Black);
             let five = self.run(line, k).len() == 5;
-            self.black.remove(&end);
+            self.set(end, Stone::Empty);
             five
         })
     }
