@@ -2,7 +2,7 @@
 //! past the slots, all 503) writes a few lines, not one a refusal. (Before, the HTTP trace layer
 //! wrote an ERROR line for every 5xx, past the one line per 10 s the refusals' own logs keep.)
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr};
@@ -40,6 +40,7 @@ impl Captured {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_refusals_writes_a_few_lines() {
+    let _alone = crate::one_at_a_time().await;
     let captured = Captured::default();
     let writer = captured.clone();
     // As `mnk serve` logs: everything at info and above.

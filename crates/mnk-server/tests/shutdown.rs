@@ -1,7 +1,7 @@
 //! Shutting down (what SIGTERM and Ctrl-C trigger) takes about a second whatever the clients do:
 //! a half-sent request is closed, a running search answers with its best move so far.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -10,6 +10,7 @@ use tokio::io::AsyncWriteExt;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_closes_half_sent_requests_and_stops_searches_within_two_seconds() {
+    let _alone = crate::one_at_a_time().await;
     let config = mnk_server::ServerConfig {
         max_think: Duration::from_secs(10),
         ..common::config()

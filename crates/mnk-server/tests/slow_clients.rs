@@ -2,7 +2,7 @@
 //! bodies are closed within their timeouts, while a normal client is served quickly; thousands of
 //! idle connections do not lock the page out.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
@@ -49,6 +49,7 @@ fn the_default_timeouts_close_slow_clients_within_30_seconds() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_clients_are_closed_while_a_normal_client_is_served() {
+    let _alone = crate::one_at_a_time().await;
     let server = Server::start(config()).await;
     let addr = server.addr;
     let limit = HEADER_TIMEOUT + Duration::from_secs(2);
@@ -138,6 +139,7 @@ async fn slow_clients_are_closed_while_a_normal_client_is_served() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_thousand_idle_connections_do_not_stop_the_page() {
+    let _alone = crate::one_at_a_time().await;
     // Both ends of every connection live in this process.
     mnk_server::connection::raise_descriptor_limit();
     let server = Server::start(config()).await;

@@ -3,7 +3,7 @@
 //! server's send queues for them go back to nothing, and a socket that reads is served to the
 //! last move. (Before, a session blocked in its send for ever, its silence check with it.)
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -79,6 +79,7 @@ fn resident() -> u64 {
 #[cfg(target_os = "linux")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sockets_that_never_read_are_closed_within_the_write_timeout() {
+    let _alone = crate::one_at_a_time().await;
     let server = Server::start(config()).await;
     let addr = server.addr;
     let (status, created) = call(
