@@ -77,7 +77,8 @@ for (const vp of VIEWPORTS) {
       await page.done();
     });
 
-    test('a review marks the same game the same way twice, with accuracy and the better move', async () => {
+    const twice = vp === VIEWPORTS[0];
+    test(`a review marks every move${twice ? ', the same way twice,' : ''} with accuracy and the better move`, async () => {
       const url = `/?r=15x15x5&m=${GAMES.lost}&o=human`;
       const page = await open(browser, vp, url);
       const first = await reviewed(page);
@@ -96,6 +97,8 @@ for (const vp of VIEWPORTS) {
         assert.match(said, new RegExp(`^${worse + 1}\\. [XO] \\w+\\d+: (inaccuracy|mistake|blunder)\\. Better was \\w+\\d+ \\(`), said);
       }
       await page.done();
+      // The second review checks the engine's determinism, which no viewport changes: once is enough.
+      if (!twice) return;
       const again = await open(browser, vp, url);
       const second = await reviewed(again);
       assert.deepEqual(second, first, 'the same marks and accuracy on a second review');
@@ -138,16 +141,16 @@ for (const vp of VIEWPORTS) {
       }
     });
 
-    test('the words in Polish and Russian', async () => {
-      for (const [locale, accuracy] of [['pl-PL', 'Dokładność'], ['ru-RU', 'Точность']]) {
-        const page = await open(browser, vp, `/?r=15x15x5&m=${GAMES.balanced}&o=human`, { locale });
-        await reviewed(page);
-        assert.match(await page.textContent('#review-summary'), new RegExp(accuracy));
-        await analysed(page);
-        assert.match(await page.textContent('#analysis-lines li .score'), /^(X \d+%|[XO] (wygrywa|выигрывает))/);
-        assert.equal((await board(page)).analysis !== 'off', true);
-        await page.done();
-      }
+    // One language a viewport: the words are the same on either.
+    const [language, locale, accuracy] = vp === VIEWPORTS[0] ? ['Polish', 'pl-PL', 'Dokładność'] : ['Russian', 'ru-RU', 'Точность'];
+    test(`the words in ${language}`, async () => {
+      const page = await open(browser, vp, `/?r=15x15x5&m=${GAMES.balanced}&o=human`, { locale });
+      await reviewed(page);
+      assert.match(await page.textContent('#review-summary'), new RegExp(accuracy));
+      await analysed(page);
+      assert.match(await page.textContent('#analysis-lines li .score'), /^(X \d+%|[XO] (wygrywa|выигрывает))/);
+      assert.equal((await board(page)).analysis !== 'off', true);
+      await page.done();
     });
   });
 }
