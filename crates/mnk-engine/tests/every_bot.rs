@@ -7,6 +7,8 @@ use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
+mod common;
+
 use mnk_core::{Cell, Position, Rules, MAX_COORD};
 use mnk_engine::roster::{create, BotSpec, BOTS};
 use mnk_engine::{BotError, Limits, Rng};
@@ -126,7 +128,8 @@ fn check(spec: &BotSpec, pos: &Position, limits: &Limits, seed: u64) -> Option<S
 }
 
 /// Every bot on `positions` random positions of each rule set that `wanted` keeps, the budgets
-/// taking turns.
+/// taking turns. The positions are drawn in order first (the same on every run); the bots then
+/// answer them on every thread, and the failures come back in that order.
 fn sweep(
     wanted: impl Fn(&Rules) -> bool,
     starts: &[Cell],
@@ -135,19 +138,22 @@ fn sweep(
 ) -> Vec<String> {
     quiet_panics();
     let specs = specs();
-    let mut failures = Vec::new();
     let mut rng = Rng::seeded(13);
+    let mut jobs = Vec::new();
     for rules in rule_sets().into_iter().filter(|r| wanted(r)) {
         for i in 0..positions {
             let start = starts[i % starts.len()];
             let pos = random_position(rules, start, 10, &mut rng);
-            let limits = &budgets[i % budgets.len()];
-            for spec in &specs {
-                failures.extend(check(spec, &pos, limits, i as u64));
-            }
+            jobs.push((pos, &budgets[i % budgets.len()], i as u64));
         }
     }
-    failures
+    let found = common::on_all_threads(&jobs, |(pos, limits, seed)| {
+        specs
+            .iter()
+            .filter_map(|spec| check(spec, pos, limits, *seed))
+            .collect::<Vec<_>>()
+    });
+    found.into_iter().flatten().collect()
 }
 
 fn report(failures: &[String]) {

@@ -7,6 +7,8 @@
 //! in any build; the ignored one plays more and stronger games (release builds:
 //! `cargo test --profile ci -p mnk-engine -- --ignored`).
 
+mod common;
+
 use mnk_core::{Cell, Outcome, Position, Rules};
 use mnk_engine::roster::{create, BotSpec};
 use mnk_engine::Limits;
@@ -67,10 +69,9 @@ fn short_renju_and_caro_games_are_legal() {
 #[ignore = "slow in debug builds: run with --profile ci -- --ignored"]
 fn renju_and_caro_self_play() {
     let openings = ["h8 i9 g7", "h8 j10 i7", "h8 g9 j8", "h8 h9 g10"];
-    let mut black_wins = 0;
+    let mut games = Vec::new();
     for rules in ["15x15x5,renju", "15x15x5,caro"] {
         for (i, opening) in openings.iter().enumerate() {
-            let seed = i as u64;
             for (x, o) in [
                 ("engine", "engine"),
                 ("engine", "weights"),
@@ -78,17 +79,24 @@ fn renju_and_caro_self_play() {
                 ("level3", "level5"),
                 ("level1", "alphabeta"),
             ] {
-                let pos = play(rules, opening, x, o, 20_000, seed);
-                if pos.outcome().winner() == Some(pos.rules().first()) {
-                    black_wins += 1;
-                }
-                println!(
-                    "{rules} {opening}: {x} - {o}: {:?} after {} plies",
-                    pos.outcome().winner(),
-                    pos.ply()
-                );
+                games.push((rules, *opening, x, o, i as u64));
             }
         }
+    }
+    // Each game at a node limit: the same whichever thread plays it.
+    let ends = common::on_all_threads(&games, |&(rules, opening, x, o, seed)| {
+        play(rules, opening, x, o, 20_000, seed)
+    });
+    let mut black_wins = 0;
+    for ((rules, opening, x, o, _), pos) in games.iter().zip(&ends) {
+        if pos.outcome().winner() == Some(pos.rules().first()) {
+            black_wins += 1;
+        }
+        println!(
+            "{rules} {opening}: {x} - {o}: {:?} after {} plies",
+            pos.outcome().winner(),
+            pos.ply()
+        );
     }
     assert!(
         black_wins > 0,
