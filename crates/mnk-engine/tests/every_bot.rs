@@ -3,11 +3,11 @@
 //! too — and with zero or tiny budgets: each either answers a legal move or refuses with a typed
 //! error. Never a panic, never a cell the referee refuses.
 
+mod common;
+
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
-
-mod common;
 
 use mnk_core::{Cell, Position, Rules, MAX_COORD};
 use mnk_engine::roster::{create, BotSpec, BOTS};
