@@ -187,6 +187,9 @@ describe('the room panel', () => {
       });
     const page = await enter(room, desktop, { setup });
     await waitRoom(page, 'status', 'playing');
+    // The join's reply shows the game before the socket opens; a move sent before it does goes
+    // as a request, which the relay does not see.
+    await waitRoom(page, 'connected', 'true');
     cut = true;
     await page.click('#grid [data-cell="h8"]');
     await page.waitForFunction(() => document.getElementById('room').dataset.undelivered === 'h8', null, { timeout: 10000 });
@@ -232,6 +235,7 @@ describe('the room panel', () => {
     };
     const page = await enter(room, phone, { setup, locale: 'pl-PL', routed: true });
     await waitRoom(page, 'status', 'playing');
+    await waitRoom(page, 'connected', 'true');
     down = true;
     await current.close();
     await waitRoom(page, 'connected', 'false');
