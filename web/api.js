@@ -74,13 +74,13 @@ function deadline(signal, timeoutMs) {
 }
 
 /** Asks the engine on this device, with the same timeout, cancelling and errors as the server. */
-async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS } = {}) {
+async function callDevice(path, body, { signal, timeoutMs = TIMEOUT_MS, lane } = {}) {
   const limit = deadline(signal, timeoutMs);
   const { ctl } = limit;
   try {
     let reply;
     try {
-      reply = await ask(path, body, { signal: ctl.signal });
+      reply = await ask(path, body, { signal: ctl.signal, lane });
     } catch (e) {
       if (limit.timedOut) throw new RequestError('timeout', `no answer within ${timeoutMs / 1000} s`);
       if (e.kind === 'aborted') throw new RequestError('aborted', 'cancelled');

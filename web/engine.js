@@ -15,6 +15,8 @@
 // Two workers, two lanes: the main lane answers the game and the analysis board; the review's
 // requests (the review and the graph of the whole game, long and not urgent) run in a second
 // worker started when first needed, so that they neither wait for the analysis nor stop it.
+// On a device with cores to spare, a review also sends the later half of the game to a third
+// worker (the `ahead` lane), so that the two halves are searched at once.
 
 import { settings } from './settings.js';
 
@@ -45,11 +47,22 @@ class Lane {
     this.ready = false;
     this.queue = [];
     this.running = null;
+    /** Replies received: how the work was shared (for the console and the browser tests). */
+    this.answered = 0;
   }
 }
 
 const main = new Lane('main');
 const background = new Lane('background');
+const ahead = new Lane('ahead');
+
+/**
+ * Whether a third worker may search beside the two: the page's own thread, the analysis and the
+ * review each want a core, so only where the browser reports four or more.
+ */
+export function spareCores() {
+  return (navigator.hardwareConcurrency || 1) >= 4;
+}
 
 /** Calls `listener` whenever the engine's state changes (the indicator redraws). */
 export function onEngineChange(listener) {
@@ -127,6 +140,7 @@ export function chooseThinking(where) {
   settings.thinking = where;
   stopWorker(main);
   stopWorker(background);
+  stopWorker(ahead);
   // What the device was asked is asked of the server instead (api.js falls back on `failed`).
   rejectAll('failed', 'the player chose the server');
   if (where === 'server') setState('server');
@@ -156,6 +170,7 @@ async function load() {
 function fail(error) {
   stopWorker(main);
   stopWorker(background);
+  stopWorker(ahead);
   setState('failed', String(error && error.message ? error.message : error));
   rejectAll('failed', engine.why);
 }
@@ -214,6 +229,7 @@ function onMessage(lane, w, message) {
   } else if (message.type === 'reply') {
     const job = lane.running;
     lane.running = null;
+    lane.answered += 1;
     if (job && job.id === message.id) job.settle(message.status, message.body);
     pump(lane);
   } else if (message.type === 'crashed') {
@@ -248,6 +264,7 @@ function rejectLane(lane, kind, why) {
 function rejectAll(kind, why) {
   rejectLane(main, kind, why);
   rejectLane(background, kind, why);
+  rejectLane(ahead, kind, why);
 }
 
 /** Waits until the engine has settled (ready, or given up for the server). */
@@ -325,9 +342,14 @@ function restart(lane) {
   spawn(lane);
 }
 
-/** A request as the server would answer it: `{status, body}`. */
+/**
+ * A request as the server would answer it: `{status, body}`. A background request with
+ * `lane: 'ahead'` goes to the third worker where the device has the cores for it.
+ */
 export function ask(path, body, options = {}) {
-  const lane = BACKGROUND.has(path.split('?')[0]) ? background : main;
+  const name = path.split('?')[0];
+  let lane = main;
+  if (BACKGROUND.has(name)) lane = options.lane === 'ahead' && spareCores() ? ahead : background;
   return submit({ type: 'request', path, body }, { ...options, lane });
 }
 
@@ -351,4 +373,5 @@ export function solveBoardOnDevice(rules) {
 }
 
 // Browser tests and curious players can reach the engine from the console.
-globalThis.mnkEngine = { engine, ask, analyseOnDevice, benchOnDevice, solveBoardOnDevice, chooseThinking };
+const answeredByLane = () => Object.fromEntries([main, background, ahead].map((lane) => [lane.name, lane.answered]));
+globalThis.mnkEngine = { engine, ask, analyseOnDevice, benchOnDevice, solveBoardOnDevice, chooseThinking, answeredByLane };

@@ -11,7 +11,7 @@
 // analysis graph for the whole game.
 
 import { call, RequestError } from './api.js';
-import { answersLocally } from './engine.js';
+import { answersLocally, spareCores } from './engine.js';
 import { showRequestFailure } from './errors.js';
 import { t } from './i18n.js';
 import { apiRules, cellName } from './notation.js';
@@ -70,18 +70,19 @@ async function solved(node, signal) {
 /**
  * Values the positions from `node` on along the line (`span` moves) with the review's search
  * and keeps on each node its value and X's chance, and on each move after it its judgement.
+ * `lane: 'ahead'` asks the device's third worker, where it has one (engine.js).
  */
-async function reviewStretch(node, line, signal, span = stretchHere()) {
+async function reviewStretch(node, line, signal, span = stretchHere(), lane = undefined) {
   const last = line[line.length - 1] || store.tree.root;
   const from = node.ply;
   const to = Math.min(from + span, last.ply);
   let r;
   try {
-    r = await call('review', { rules: apiRules(store.rules), moves: last.moves, from, to }, { signal });
+    r = await call('review', { rules: apiRules(store.rules), moves: last.moves, from, to }, { signal, lane });
   } catch (err) {
     // A busy device may not search a whole stretch in the time allowed (the review refuses
     // rather than give values that depend on the load): one move at a time then.
-    if (err.code === 'out_of_time' && to - from > 1) return reviewStretch(node, line, signal, 1);
+    if (err.code === 'out_of_time' && to - from > 1) return reviewStretch(node, line, signal, 1, lane);
     throw err;
   }
   const nodes = [store.tree.root, ...line];
@@ -105,8 +106,11 @@ async function reviewStretch(node, line, signal, span = stretchHere()) {
   }
 }
 
-/** Marks the move that led to `node` (the nodes of `line` before it are marked already). */
-async function markMove(node, line, signal) {
+/**
+ * Marks the move that led to `node` (the nodes of `line` before it are marked already);
+ * `search(node)` values the positions around it when the solver cannot.
+ */
+async function markMove(node, line, signal, search = (n) => reviewStretch(n.parent, line, signal)) {
   const before = node.parent;
   const exact = await solved(before, signal);
   if (exact) {
@@ -126,8 +130,47 @@ async function markMove(node, line, signal) {
       };
     }
   }
-  if (!node.engineReview) await reviewStretch(before, line, signal);
+  if (!node.engineReview) await search(node);
   return node.engineReview;
+}
+
+/**
+ * The review's searches on a device with cores to spare, one move at a time: the review goes
+ * from the first move on while searchAhead goes from the last move back, in a worker of its
+ * own, until they meet (wherever the work splits evenly: the positions do not all cost the
+ * same). The review waits for the answer of a move the other asked first; a search of the
+ * ahead lane that fails is asked again of the review's own. The values depend only on the
+ * position and the nodes, so the marks are those of one worker.
+ */
+function sharedSearches(line, signal) {
+  const asked = new Map();
+  const ask = (node, lane) => {
+    if (!asked.has(node.ply)) asked.set(node.ply, reviewStretch(node.parent, line, signal, 1, lane));
+    return asked.get(node.ply);
+  };
+  return {
+    own: (node) =>
+      ask(node).catch((err) => {
+        if (err instanceof RequestError && err.kind === 'aborted') throw err;
+        return reviewStretch(node.parent, line, signal, 1);
+      }),
+    ahead: (node) => (asked.has(node.ply) ? null : ask(node, 'ahead')),
+  };
+}
+
+/** Searches the moves of `line` from the last back in the ahead lane, up to one already asked. */
+async function searchAhead(line, ahead) {
+  for (const node of [...line].reverse()) {
+    if (node.engineReview) continue;
+    const search = ahead(node);
+    if (!search) return;
+    try {
+      await search;
+    } catch {
+      // Stopped, or the third worker failed: the review searches the rest itself.
+      return;
+    }
+  }
 }
 
 let graphFill = null;
@@ -169,11 +212,19 @@ export async function runReview() {
   Object.assign(review, { on: true, ctl, done: 0, total: tree.line().length, failed: null, tooLarge: false });
   render();
   const line = tree.line();
+  const shared = answersLocally('review') && spareCores() ? sharedSearches(line, ctl.signal) : null;
+  let aheadStarted = false;
   try {
-    for (const node of line) {
+    for (const [i, node] of line.entries()) {
       if (!node.state) node.state = await call('state', { rules: apiRules(store.rules), moves: node.moves }, { signal: ctl.signal });
-      if (!node.review) node.review = await markMove(node, line, ctl.signal);
+      if (!node.review) node.review = await markMove(node, line, ctl.signal, shared?.own);
       review.done += 1;
+      // Once the first move showed the solver cannot value this board, the third worker starts
+      // from the other end.
+      if (shared && !aheadStarted && store.review.tooLarge) {
+        aheadStarted = true;
+        searchAhead(line.slice(i + 1), shared.ahead);
+      }
       render();
     }
   } catch (err) {

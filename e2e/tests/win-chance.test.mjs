@@ -1,8 +1,9 @@
 // Scores people can read (issue #27, items 1 and 2): every score the analysis shows is X's win
 // chance (the engine's own score one click away), the bar shows the same chance, the graph
-// covers the whole game, and the review marks the same game the same way twice, with an
-// accuracy per player and the better move at each marked one. The bar and graph of a won, a lost
-// and a balanced game are kept as screenshots (out/e2e/*-chance-*.png).
+// covers the whole game, and the review marks the same game the same way twice (in one worker,
+// then in two), with an accuracy per player and the better move at each marked one. The bar
+// and graph of a won, a lost and a balanced game are kept as screenshots
+// (out/e2e/*-chance-*.png).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { board, idle, launch, open, shot, VIEWPORTS } from '../lib.mjs';
@@ -97,11 +98,17 @@ for (const vp of VIEWPORTS) {
         assert.match(said, new RegExp(`^${worse + 1}\\. [XO] \\w+\\d+: (inaccuracy|mistake|blunder)\\. Better was \\w+\\d+ \\(`), said);
       }
       await page.done();
-      // The second review checks the engine's determinism, which no viewport changes: once is enough.
+      // The second review checks the engine's determinism, which no viewport changes: once is
+      // enough. It is made as on a device of eight cores, where the later half of the game goes
+      // to a third worker: the marks must be those of one worker.
       if (!twice) return;
-      const again = await open(browser, vp, url);
+      const eightCores = (p) => p.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 8 }));
+      const again = await open(browser, vp, url, { setup: eightCores });
       const second = await reviewed(again);
-      assert.deepEqual(second, first, 'the same marks and accuracy on a second review');
+      assert.deepEqual(second, first, 'the same marks and accuracy on a second review, in two workers');
+      const lanes = await again.evaluate(() => globalThis.mnkEngine.answeredByLane());
+      assert.ok(lanes.ahead > 1 && lanes.background > 1, JSON.stringify(lanes));
+      assert.equal(lanes.ahead + lanes.background, plies(GAMES.lost), JSON.stringify(lanes));
       await again.done();
     });
 
