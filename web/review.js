@@ -175,28 +175,61 @@ async function searchAhead(line, ahead) {
 
 let graphFill = null;
 
+/** The index of the last item of `list` that passes `test`, or -1. */
+function lastIndex(list, test) {
+  for (let i = list.length - 1; i >= 0; i -= 1) if (test(list[i])) return i;
+  return -1;
+}
+
 /**
  * Values, for the analysis graph, every position of the line shown that has no value yet, a
  * stretch at a time, with the review's search (so the marks of a later review are found too).
  * Only where the device thinks: its second worker does it beside the analysis; the server's
- * slots are kept for the analysis itself (there the review fills the graph). Stops quietly on a
- * failure, and when the game changes.
+ * slots are kept for the analysis itself (there the review fills the graph). Where the device
+ * has cores to spare, the third worker fills from the last position back meanwhile. Stops
+ * quietly on a failure, and when the game changes.
  */
 export async function fillGraph() {
   if (graphFill || !answersLocally('review')) return;
   const root = store.tree.root;
   graphFill = new AbortController();
-  try {
+  const { signal } = graphFill;
+  const asked = new Set();
+  const unvalued = (n) => n.reviewChanceX === undefined && !asked.has(n);
+  // Where the pairs of positions start. A position's value can depend on the pair it is
+  // valued in (the review searches the second of a pair again when the move between them
+  // looks like a mistake), so the back end keeps the front end's pairs: the same graph either way.
+  const start = [root, ...store.tree.line()].findIndex(unvalued);
+  /**
+   * Fills from one end of the line: the first position without a value and the one after it,
+   * or (`back`) the last and, when they form a pair, the one before it, until none is left that
+   * the other end has not asked for.
+   */
+  const fillFrom = async (back, lane) => {
     for (;;) {
-      if (store.tree.root !== root || !store.analysis.on) break;
+      if (store.tree.root !== root || !store.analysis.on) return;
       const line = store.tree.line();
       const nodes = [root, ...line];
-      const first = nodes.find((n) => n.reviewChanceX === undefined);
-      if (!first) break;
-      await reviewStretch(first, line, graphFill.signal);
-      if (first.reviewChanceX === undefined) break;
+      const i = back ? lastIndex(nodes, unvalued) : nodes.findIndex(unvalued);
+      if (i < 0) return;
+      const paired = back && i > start && (i - start) % 2 === 1 && unvalued(nodes[i - 1]);
+      const from = paired ? i - 1 : i;
+      asked.add(nodes[from]);
+      if (nodes[from + 1]) asked.add(nodes[from + 1]);
+      await reviewStretch(nodes[from], line, signal, 1, lane);
+      if (nodes[i].reviewChanceX === undefined) return;
       render();
     }
+  };
+  try {
+    if (spareCores()) {
+      // A failure of the third worker leaves its positions to the second, below.
+      const ahead = fillFrom(true, 'ahead').catch(() => {});
+      await fillFrom(false);
+      await ahead;
+      asked.clear();
+    }
+    await fillFrom(false);
   } catch {
     // The graph stays as far as it got; the analysis of the position shown goes on.
   } finally {

@@ -25,6 +25,9 @@ const GAMES = {
 
 const plies = (game) => game.split('.').length;
 
+/** Makes the page report eight cores, so that it starts a third engine worker (web/engine.js). */
+const eightCores = (page) => page.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 8 }));
+
 async function analysed(page) {
   await page.keyboard.press('a');
   await page.waitForFunction(() => Number(document.getElementById('board').dataset.analysisDepth) >= 3, null, { timeout: 60000 });
@@ -32,6 +35,21 @@ async function analysed(page) {
 
 async function graphFilled(page, points) {
   await page.waitForFunction((n) => document.getElementById('eval-graph').dataset.points === String(n), points, { timeout: 120000 });
+}
+
+/**
+ * The graph's image once every position has the review's value (not the analysis's): the
+ * review's requests answered, a pair of positions each, and the graph drawn again.
+ */
+async function reviewedGraph(page, positions) {
+  await graphFilled(page, positions);
+  const asks = Math.ceil(positions / 2);
+  await page.waitForFunction((n) => {
+    const lanes = globalThis.mnkEngine.answeredByLane();
+    return lanes.background + lanes.ahead >= n;
+  }, asks, { timeout: 120000 });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return page.$eval('#eval-graph', (g) => g.toDataURL());
 }
 
 async function reviewed(page) {
@@ -71,14 +89,28 @@ for (const vp of VIEWPORTS) {
       await page.done();
     });
 
-    test('the graph covers the whole game, not only the positions analysed', async () => {
+    const twice = vp === VIEWPORTS[0];
+    test(`the graph covers the whole game, not only the positions analysed${twice ? ', in one worker and in two' : ''}`, async () => {
+      const positions = plies(GAMES.balanced) + 1;
       const page = await open(browser, vp, `/?r=15x15x5&m=${GAMES.balanced}&o=human`);
       await analysed(page);
-      await graphFilled(page, plies(GAMES.balanced) + 1);
+      if (!twice) {
+        await graphFilled(page, positions);
+        await page.done();
+        return;
+      }
+      const one = await reviewedGraph(page, positions);
       await page.done();
+      // As on a device of eight cores, where a third worker fills the graph from its end: the
+      // same graph. On the desktop only, as the second review below.
+      const again = await open(browser, vp, `/?r=15x15x5&m=${GAMES.balanced}&o=human`, { setup: eightCores });
+      await analysed(again);
+      assert.equal(await reviewedGraph(again, positions), one, 'the same graph');
+      const lanes = await again.evaluate(() => globalThis.mnkEngine.answeredByLane());
+      assert.ok(lanes.ahead >= 1 && lanes.background >= 1, JSON.stringify(lanes));
+      await again.done();
     });
 
-    const twice = vp === VIEWPORTS[0];
     test(`a review marks every move${twice ? ', the same way twice,' : ''} with accuracy and the better move`, async () => {
       const url = `/?r=15x15x5&m=${GAMES.lost}&o=human`;
       const page = await open(browser, vp, url);
@@ -102,7 +134,6 @@ for (const vp of VIEWPORTS) {
       // enough. It is made as on a device of eight cores, where the later half of the game goes
       // to a third worker: the marks must be those of one worker.
       if (!twice) return;
-      const eightCores = (p) => p.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 8 }));
       const again = await open(browser, vp, url, { setup: eightCores });
       const second = await reviewed(again);
       assert.deepEqual(second, first, 'the same marks and accuracy on a second review, in two workers');
