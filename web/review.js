@@ -245,17 +245,17 @@ export async function runReview() {
   Object.assign(review, { on: true, ctl, done: 0, total: tree.line().length, failed: null, tooLarge: false });
   render();
   const line = tree.line();
-  const shared = answersLocally('review') && spareCores() ? sharedSearches(line, ctl.signal) : null;
-  let aheadStarted = false;
+  let shared = null;
   try {
     for (const [i, node] of line.entries()) {
       if (!node.state) node.state = await call('state', { rules: apiRules(store.rules), moves: node.moves }, { signal: ctl.signal });
       if (!node.review) node.review = await markMove(node, line, ctl.signal, shared?.own);
       review.done += 1;
-      // Once the first move showed the solver cannot value this board, the third worker starts
-      // from the other end.
-      if (shared && !aheadStarted && store.review.tooLarge) {
-        aheadStarted = true;
+      // Once a move showed that the solver cannot value this board, and the device's engine
+      // answers (it may still be loading when the review begins), the third worker starts from
+      // the other end.
+      if (!shared && store.review.tooLarge && answersLocally('review') && spareCores()) {
+        shared = sharedSearches(line, ctl.signal);
         searchAhead(line.slice(i + 1), shared.ahead);
       }
       render();

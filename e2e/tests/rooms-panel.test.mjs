@@ -192,7 +192,9 @@ describe('the room panel', () => {
     await waitRoom(page, 'connected', 'true');
     cut = true;
     await page.click('#grid [data-cell="h8"]');
-    await page.waitForFunction(() => document.getElementById('room').dataset.undelivered === 'h8', null, { timeout: 10000 });
+    // Said after 5 s without an answer (web/room.js's DELIVERY_MS); the other lane's tests may
+    // slow the page's timers on a loaded machine, hence the margin.
+    await page.waitForFunction(() => document.getElementById('room').dataset.undelivered === 'h8', null, { timeout: 20000 });
     cut = false;
     assert.equal(await page.textContent('#room-notice'), 'Your move h8 was not delivered: the connection is down. Play it again once it is back.');
     assert.equal((await board(page)).ply, '0');

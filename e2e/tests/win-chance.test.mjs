@@ -28,6 +28,11 @@ const plies = (game) => game.split('.').length;
 /** Makes the page report eight cores, so that it starts a third engine worker (web/engine.js). */
 const eightCores = (page) => page.addInitScript(() => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 8 }));
 
+/** Waits for the device's engine: until it is ready, the server answers (and no worker works). */
+async function deviceReady(page) {
+  await page.waitForFunction(() => globalThis.mnkEngine && globalThis.mnkEngine.engine.state === 'ready', null, { timeout: 60000 });
+}
+
 async function analysed(page) {
   await page.keyboard.press('a');
   await page.waitForFunction(() => Number(document.getElementById('board').dataset.analysisDepth) >= 3, null, { timeout: 60000 });
@@ -104,6 +109,7 @@ for (const vp of VIEWPORTS) {
       // As on a device of eight cores, where a third worker fills the graph from its end: the
       // same graph. On the desktop only, as the second review below.
       const again = await open(browser, vp, `/?r=15x15x5&m=${GAMES.balanced}&o=human`, { setup: eightCores });
+      await deviceReady(again);
       await analysed(again);
       assert.equal(await reviewedGraph(again, positions), one, 'the same graph');
       const lanes = await again.evaluate(() => globalThis.mnkEngine.answeredByLane());
@@ -135,6 +141,7 @@ for (const vp of VIEWPORTS) {
       // to a third worker: the marks must be those of one worker.
       if (!twice) return;
       const again = await open(browser, vp, url, { setup: eightCores });
+      await deviceReady(again);
       const second = await reviewed(again);
       assert.deepEqual(second, first, 'the same marks and accuracy on a second review, in two workers');
       const lanes = await again.evaluate(() => globalThis.mnkEngine.answeredByLane());
