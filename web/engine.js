@@ -15,8 +15,9 @@
 // Two workers, two lanes: the main lane answers the game and the analysis board; the review's
 // requests (the review and the graph of the whole game, long and not urgent) run in a second
 // worker started when first needed, so that they neither wait for the analysis nor stop it.
-// On a device with cores to spare, a review also sends the later half of the game to a third
-// worker (the `ahead` lane), so that the two halves are searched at once.
+// On a device with cores to spare, a review (and the graph's filling) also starts a third worker
+// (the `ahead` lane) on the last move and works back while the second goes forward, until the
+// two meet (web/review.js).
 
 import { settings } from './settings.js';
 

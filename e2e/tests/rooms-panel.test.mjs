@@ -192,8 +192,8 @@ describe('the room panel', () => {
     await waitRoom(page, 'connected', 'true');
     cut = true;
     await page.click('#grid [data-cell="h8"]');
-    // Said after 5 s without an answer (web/room.js's DELIVERY_MS); the other lane's tests may
-    // slow the page's timers on a loaded machine, hence the margin.
+    // Said after 5 s without an answer (web/room.js's DELIVERY_MS): 20 s leaves a loaded
+    // machine its margin.
     await page.waitForFunction(() => document.getElementById('room').dataset.undelivered === 'h8', null, { timeout: 20000 });
     cut = false;
     assert.equal(await page.textContent('#room-notice'), 'Your move h8 was not delivered: the connection is down. Play it again once it is back.');

@@ -137,8 +137,8 @@ for (const vp of VIEWPORTS) {
       }
       await page.done();
       // The second review checks the engine's determinism, which no viewport changes: once is
-      // enough. It is made as on a device of eight cores, where the later half of the game goes
-      // to a third worker: the marks must be those of one worker.
+      // enough. It is made as on a device of eight cores, where a third worker takes the game
+      // from its last move back: the marks must be those of one worker.
       if (!twice) return;
       const again = await open(browser, vp, url, { setup: eightCores });
       await deviceReady(again);
