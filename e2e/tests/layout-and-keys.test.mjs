@@ -1,8 +1,9 @@
 // Fixes from the study review: the game-over banner does not move or shrink the board and the
 // status is above the board (in view on phones); a game no one can win any more is a draw;
 // shortcuts work by physical key whatever the keyboard layout; a preset in the new-game dialog
-// is its whole rule set.
+// is its whole rule set; no two elements of the page share an id.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { board, idle, launch, open, play, VIEWPORTS } from '../lib.mjs';
 
@@ -12,6 +13,15 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
+});
+
+test('no two elements of the page share an id', () => {
+  // A second element with an id is dead: getElementById finds the first, so the page never
+  // fills or shows the other (the room panel kept a stale clock line that way).
+  const html = fs.readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
+  const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+  assert.ok(ids.length > 100, `${ids.length} ids read`);
+  assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
 });
 
 for (const vp of VIEWPORTS) {

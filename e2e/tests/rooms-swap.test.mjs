@@ -6,6 +6,7 @@
 // the computer, invited from the page, opens a swap2 room and plays on after the person chooses.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { clockText } from '../../web/clocks.js';
 import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
 
 let browser;
@@ -122,14 +123,35 @@ describe('rooms with a swap2 opening (desktop)', () => {
     const created = await api('rooms', { rules: 'gomoku15', colour: 'X', opening: 'swap2', clock });
     const b = await open(browser, vp, `/?room=${created.room}`);
     await waitRoom(b, 'status', 'playing');
+    const replies = [];
     for (const [ply, cell] of ['h8', 'h9', 'j8'].entries()) {
+      const sent = Date.now();
       const placed = await api(`rooms/${created.room}/move`, { token: created.token, ply, cell });
       assert.equal(placed.ply, ply + 1);
+      replies.push({ sent, got: Date.now(), clocks: placed.clocks });
     }
+    // The opener's three stones are one turn, which earns one second at its end: between the
+    // second stone's reply and the third's, X's clock lost at most the time that passed between
+    // sending the one and receiving the other, and gained 1000 ms. (Bounds from measured time,
+    // not a window of wall-clock figures, which a loaded machine overruns.)
+    const [, second, third] = replies;
+    assert.equal(second.clocks.running, 'X');
+    assert.equal(third.clocks.running, 'O');
+    // The friend's clock started with its turn, in the third stone's request.
+    assert.ok(third.clocks.o_ms <= 4000 && third.clocks.o_ms >= 4000 - (third.got - third.sent), JSON.stringify(replies));
+    const passed = third.got - second.sent;
+    assert.ok(third.clocks.x_ms <= second.clocks.x_ms + 1000, JSON.stringify(replies));
+    assert.ok(third.clocks.x_ms >= second.clocks.x_ms + 1000 - passed, JSON.stringify(replies));
     await waitPly(b, 3);
     await waitPanel(b);
-    // The opener's turn earned one second; the friend's four seconds run down as it thinks.
-    assert.match(await b.textContent('#room-clocks'), /^X 0:0[45] · O 0:0[234]$/);
+    // The page shows O's clock running down from four seconds as the friend thinks, X's stopped.
+    const faces = await b.$$eval('#room-clocks .clock', (els) =>
+      els.map((el) => [el.dataset.side, el.dataset.running, el.querySelector('.clock-time').textContent]),
+    );
+    assert.deepEqual(faces[0], ['X', 'false', clockText(third.clocks.x_ms)]);
+    assert.equal(faces[1][0], 'O');
+    assert.equal(faces[1][1], 'true');
+    assert.match(faces[1][2], /^0:0[1-4]$/);
     await shot(b, 'desktop-room-swap2-clock');
     await waitRoom(b, 'status', 'over');
     assert.match(await b.textContent('#room-status'), /You lost: O ran out of time/);
