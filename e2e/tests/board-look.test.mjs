@@ -70,12 +70,12 @@ for (const vp of VIEWPORTS) {
         return Object.fromEntries(['x', 'black', 'white', 'last'].map((n) => [n, cs.getPropertyValue(`--c-${n}`)]));
       });
       // Cells: the X's stroke crosses the cell's centre.
-      await page.waitForTimeout(100);
+      await drawn(page);
       assert.ok(near(await pixelAt(page, 'h8'), hex(colours.x)), 'an X in the cells look');
 
       await page.selectOption('#sel-look', 'stones');
       await page.waitForFunction(() => document.getElementById('board').dataset.look === 'stones');
-      await page.waitForTimeout(100);
+      await drawn(page);
       assert.ok(near(await pixelAt(page, 'h8'), hex(colours.black)), 'X is a black stone');
       assert.ok(near(await pixelAt(page, 'a1'), hex(colours.white)), 'O is a white stone');
       assert.ok(near(await pixelAt(page, 'a4'), hex(colours.last)), 'the last move is marked on its stone');

@@ -40,12 +40,10 @@ for (const vp of VIEWPORTS) {
     for (const { lang, locale, dict } of LANGUAGES) {
       test(`7×7×5's empty board: every first move from the book at once (${lang})`, async () => {
         const page = await open(browser, vp, '/?r=7x7x5&o=human', { locale });
-        const asked = Date.now();
         await page.keyboard.press('e');
         await page.waitForFunction(() => document.getElementById('legend').dataset.state === 'solved', null, { timeout: 30000 });
-        // The solver alone is given 4 s and does not prove this board in them.
-        const waited = Date.now() - asked;
-        assert.ok(waited < 3000, `answered in ${waited} ms`);
+        // The solver alone is given 4 s and does not prove this board in them: solved, every
+        // cell, from the book (not how long it took, which a loaded machine stretches).
         assert.equal(await page.getAttribute('#legend', 'data-source'), 'book');
         const b = await board(page);
         assert.equal(b.exactCells, '49');

@@ -15,6 +15,13 @@ after(async () => {
   await browser?.close();
 });
 
+/** `promise`, or a failure naming `what` after `ms`. */
+function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 for (const vp of VIEWPORTS) {
   describe(`errors (${vp.name})`, () => {
     test('a 500 from /api/move shows an error with Retry; Retry recovers', async () => {
@@ -48,14 +55,18 @@ for (const vp of VIEWPORTS) {
         };
         await page.route('**/api/move', fail('move'));
         // The heat map of the new position fails too, after the move did.
+        let weightsFailed;
+        const weightsDone = new Promise((resolve) => (weightsFailed = resolve));
         await page.route('**/api/weights', async (route) => {
           await new Promise((r) => setTimeout(r, 800));
           await fail('weights')(route);
+          weightsFailed();
         });
         await page.click('#grid [data-cell="h8"]');
         await page.waitForSelector('#error:not([hidden])');
         await page.waitForFunction(() => document.getElementById('board').dataset.busy === 'false');
-        await page.waitForTimeout(1200);
+        // Until the heat map's failure has been answered (not a guess of how long that takes).
+        await within(weightsDone, 15000, 'the heat map request');
         assert.deepEqual(failed, ['move', 'weights']);
         assert.equal(await page.textContent('#error-text'), say(dict, 'errServer', { status: 500 }));
         assert.equal(await page.isVisible('#btn-retry'), true);
@@ -105,12 +116,17 @@ for (const vp of VIEWPORTS) {
 
     test('a slow answer shows the thinking indicator, then the move', async () => {
       const page = await open(browser, vp, '/?r=3x3x3&o=perfect&s=X', { thinking: 'server', routed: true });
+      // The answer is held until the test has seen the indicator (15 s at most), however slowly
+      // the page shows it.
+      let seen;
+      const shown = new Promise((resolve) => (seen = resolve));
       await page.route('**/api/move', async (route) => {
-        await new Promise((r) => setTimeout(r, 1200));
+        await within(shown, 15000, 'the thinking indicator').catch(() => {});
         await route.continue();
       });
       await page.click('#grid [data-cell="b2"]');
-      await page.waitForSelector('#thinking:not([hidden])', { timeout: 1000 });
+      await page.waitForSelector('#thinking:not([hidden])', { timeout: 15000 });
+      seen();
       await page.waitForSelector('#board[data-busy="false"][data-ply="2"]');
       assert.equal(await page.isVisible('#thinking'), false);
       await page.done();

@@ -118,15 +118,26 @@ describe('a finished game at its permanent address', () => {
     await shot(won, 'desktop-record-five');
     await won.done();
 
-    // O does not move after X's first: its second runs out.
-    const created = await api('rooms', { rules: 'gomoku15', colour: 'X', clock: { initial_ms: 1000, increment_ms: 0 } });
+    // O does not move after X's first: its three seconds run out.
+    const created = await api('rooms', { rules: 'gomoku15', colour: 'X', clock: { initial_ms: 3000, increment_ms: 0 } });
     await api(`rooms/${created.room}/join`, {});
-    await api(`rooms/${created.room}/move`, { token: created.token, ply: 0, cell: 'h8' });
-    await new Promise((r) => setTimeout(r, 1300));
-    assert.equal((await api(`rooms/${created.room}`)).status, 'over');
+    const moved = await api(`rooms/${created.room}/move`, { token: created.token, ply: 0, cell: 'h8' });
+    assert.equal(moved.ply, 1, JSON.stringify(moved));
+    // Until the server says the game is over (not a guess of when that is).
+    let state;
+    for (const deadline = Date.now() + 15000; ; ) {
+      state = await api(`rooms/${created.room}`);
+      if (state.status === 'over' || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(state.status, 'over', JSON.stringify(state));
+    assert.deepEqual(state.result, { winner: 'X', reason: 'time' }, JSON.stringify(state));
+    // The clocks as the server kept them: X's what its move left, O's none.
+    assert.ok(state.clocks.x_ms > 0 && state.clocks.x_ms <= 3000, JSON.stringify(state.clocks));
+    assert.equal(state.clocks.o_ms, 0, JSON.stringify(state.clocks));
     const flagged = await record(created.room, desktop);
     assert.equal(await flagged.textContent('#record-result'), 'X won: O ran out of time');
-    assert.match(await flagged.textContent('#room-clocks'), /^X 0:01 · O 0:00$/);
+    assert.equal(await flagged.textContent('#room-clocks'), `X ${clockText(state.clocks.x_ms)} · O 0:00`);
     const faces = await clockFaces(flagged);
     assert.deepEqual(faces.find((f) => f.side === 'O'), { side: 'O', running: 'false', low: 'true' }, 'the flag shows');
     await shot(flagged, 'desktop-record-time');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { clockText } from '../../web/clocks.js';
-import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+import { api, board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -24,6 +24,13 @@ const waitRoom = (page, attr, value) =>
 const waitPly = (page, ply) =>
   page.waitForFunction((n) => document.getElementById('board').dataset.ply === String(n), ply, { timeout: 15000 });
 const waitPanel = (page) => page.waitForSelector('#swap:not([hidden])', { timeout: 15000 });
+/** The two clock faces: whether each runs, and the time it shows. */
+const clockFaces = (page) =>
+  page.$$eval('#room-clocks .clock', (els) =>
+    Object.fromEntries(els.map((el) => [el.dataset.side, { running: el.dataset.running, time: el.querySelector('.clock-time').textContent }])),
+  );
+/** A clock's `m:ss` in seconds, to compare two of them. */
+const seconds = (text) => text.split(':').reduce((m, s) => 60 * Number(m) + Number(s));
 
 describe('rooms with a swap2 opening (desktop)', () => {
   test('two people play a swap2 room through its opening', async () => {
@@ -38,7 +45,10 @@ describe('rooms with a swap2 opening (desktop)', () => {
     await a.click('#room-create');
     await waitRoom(a, 'status', 'waiting');
     const link = await a.inputValue('#room-link');
+    const id = /room=([2-9a-z]{14})$/.exec(link)[1];
 
+    // X's clock starts when the friend joins, in opening the link.
+    const joining = Date.now();
     const b = await open(browser, vp, link.replace(/^https?:\/\/[^/]+/, ''));
     await b.waitForSelector('#room:not([hidden])');
     await waitRoom(b, 'status', 'playing');
@@ -60,9 +70,17 @@ describe('rooms with a swap2 opening (desktop)', () => {
     await place(a, 'h8', 1);
     await place(a, 'h9', 2);
     await place(a, 'j8', 3);
-    // The opener's three stones were one turn on its clock (5 min, + 3 s once); the friend's
-    // clock (O) runs while it chooses.
-    assert.match(await a.textContent('#room-clocks'), /^X 5:0[0-3] · O (5:00|4:5\d)$/);
+    // The opener's three stones were one turn on its clock (5 min, + 3 s once), stopped at the
+    // server's figure; the friend's clock (O) runs while it chooses. (The server's figures,
+    // bounded by the time measured since the friend joined, not a window of wall-clock ones.)
+    const { clocks } = await api(`rooms/${id}`);
+    const elapsed = Date.now() - joining;
+    assert.equal(clocks.running, 'O', JSON.stringify(clocks));
+    assert.ok(clocks.x_ms <= 303000 && clocks.x_ms >= 303000 - elapsed, `${JSON.stringify(clocks)} after ${elapsed} ms`);
+    const faces = await clockFaces(a);
+    assert.deepEqual(faces.X, { running: 'false', time: clockText(clocks.x_ms) });
+    assert.equal(faces.O.running, 'true');
+    assert.match(faces.O.time, /^(5:00|4:[0-5]\d)$/);
 
     // Three stones: the friend chooses, and only the friend sees the panel (a reload keeps it).
     await waitPanel(b);
@@ -113,13 +131,10 @@ describe('rooms with a swap2 opening (desktop)', () => {
   });
 
   test('a clocked swap2 room: the chooser is on its clock while it chooses, and flags', async () => {
-    const api = (path, body) =>
-      fetch(`${process.env.MNK_URL}/api/${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      }).then((r) => r.json());
-    const clock = { initial_ms: 4000, increment_ms: 1000 };
+    // Eight seconds each: time for the page to open and the opener's three stones, and for the
+    // friend's running clock to be read before it flags.
+    const INITIAL_MS = 8000;
+    const clock = { initial_ms: INITIAL_MS, increment_ms: 1000 };
     const created = await api('rooms', { rules: 'gomoku15', colour: 'X', opening: 'swap2', clock });
     const b = await open(browser, vp, `/?room=${created.room}`);
     await waitRoom(b, 'status', 'playing');
@@ -138,20 +153,23 @@ describe('rooms with a swap2 opening (desktop)', () => {
     assert.equal(second.clocks.running, 'X');
     assert.equal(third.clocks.running, 'O');
     // The friend's clock started with its turn, in the third stone's request.
-    assert.ok(third.clocks.o_ms <= 4000 && third.clocks.o_ms >= 4000 - (third.got - third.sent), JSON.stringify(replies));
+    assert.ok(third.clocks.o_ms <= INITIAL_MS && third.clocks.o_ms >= INITIAL_MS - (third.got - third.sent), JSON.stringify(replies));
     const passed = third.got - second.sent;
     assert.ok(third.clocks.x_ms <= second.clocks.x_ms + 1000, JSON.stringify(replies));
     assert.ok(third.clocks.x_ms >= second.clocks.x_ms + 1000 - passed, JSON.stringify(replies));
     await waitPly(b, 3);
     await waitPanel(b);
-    // The page shows O's clock running down from four seconds as the friend thinks, X's stopped.
-    const faces = await b.$$eval('#room-clocks .clock', (els) =>
-      els.map((el) => [el.dataset.side, el.dataset.running, el.querySelector('.clock-time').textContent]),
-    );
-    assert.deepEqual(faces[0], ['X', 'false', clockText(third.clocks.x_ms)]);
-    assert.equal(faces[1][0], 'O');
-    assert.equal(faces[1][1], 'true');
-    assert.match(faces[1][2], /^0:0[1-4]$/);
+    // The page shows X's clock stopped at the server's figure, and O's running down as the
+    // friend thinks: no more than the server's figure during the third stone's request (the
+    // reply's, give or take the request's time), no less than the reply's less the time since
+    // the request was sent.
+    const faces = await clockFaces(b);
+    const since = Date.now() - third.sent;
+    assert.deepEqual(faces.X, { running: 'false', time: clockText(third.clocks.x_ms) });
+    assert.equal(faces.O.running, 'true');
+    const most = clockText(Math.min(INITIAL_MS, third.clocks.o_ms + (third.got - third.sent)));
+    const least = clockText(third.clocks.o_ms - since);
+    assert.ok(seconds(faces.O.time) <= seconds(most) && seconds(faces.O.time) >= seconds(least), `O ${faces.O.time}, not within ${least}..${most}`);
     await shot(b, 'desktop-room-swap2-clock');
     await waitRoom(b, 'status', 'over');
     assert.match(await b.textContent('#room-status'), /You lost: O ran out of time/);

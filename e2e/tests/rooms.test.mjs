@@ -5,6 +5,7 @@
 // in a room, and a whole game between two phones.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { clockText } from '../../web/clocks.js';
 import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
 
 let browser;
@@ -171,16 +172,33 @@ describe('rooms (desktop)', () => {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       }).then((r) => r.json());
-    const created = await api('rooms', { rules: 'gomoku15', colour: 'X', clock: { initial_ms: 1500, increment_ms: 0 } });
+    // Five seconds each: X's clock starts when O joins (in opening the page), and X's move must
+    // come before it runs out.
+    const created = await api('rooms', { rules: 'gomoku15', colour: 'X', clock: { initial_ms: 5000, increment_ms: 0 } });
+    const joining = Date.now();
     const o = await visit(`/?room=${created.room}`);
     await waitRoom(o, 'status', 'playing');
-    assert.match(await o.textContent('#room-clocks'), /^X 0:0[12] · O 0:02$/);
+    const faces = () =>
+      o.$$eval('#room-clocks .clock', (els) =>
+        Object.fromEntries(els.map((el) => [el.dataset.side, { running: el.dataset.running, time: el.querySelector('.clock-time').textContent }])),
+      );
+    // X's clock runs; O's waits for its turn, whole.
+    let now = await faces();
+    assert.equal(now.X.running, 'true');
+    assert.deepEqual(now.O, { running: 'false', time: '0:05' });
     const moved = await api(`rooms/${created.room}/move`, { token: created.token, ply: 0, cell: 'h8' });
-    assert.equal(moved.ply, 1);
-    // O does not move: a second and a half later the flag falls, and the page says so.
+    const elapsed = Date.now() - joining;
+    assert.equal(moved.ply, 1, JSON.stringify(moved));
+    assert.equal(moved.clocks.running, 'O', JSON.stringify(moved.clocks));
+    assert.ok(moved.clocks.x_ms <= 5000 && moved.clocks.x_ms >= 5000 - elapsed, `${JSON.stringify(moved.clocks)} after ${elapsed} ms`);
+    // X's clock stopped where the server says.
+    await waitPly(o, 1);
+    now = await faces();
+    assert.deepEqual(now.X, { running: 'false', time: clockText(moved.clocks.x_ms) });
+    // O does not move: five seconds later the flag falls, and the page says so.
     await waitRoom(o, 'status', 'over');
     assert.match(await o.textContent('#room-status'), /You lost: O ran out of time/);
-    assert.match(await o.textContent('#room-clocks'), /O 0:00$/);
+    assert.equal(await o.textContent('#room-clocks'), `X ${clockText(moved.clocks.x_ms)} · O 0:00`);
     await o.done();
   });
 

@@ -5,6 +5,25 @@ import { after, before, describe, test } from 'node:test';
 import { board, idle, launch, open, play, shot, VIEWPORTS } from '../lib.mjs';
 
 const view = async (page) => (await board(page)).view.split(',').map(Number);
+/**
+ * Waits until C's recentring is drawn: the view near the stones (each centre coordinate within
+ * 4 cells of 0,0), its cell smaller than `below` where given. The view is redrawn on the next
+ * frame: on a loaded machine that can take more than 50 ms. Answers whether it came.
+ */
+const recentred = (page, below = Infinity) =>
+  page
+    .waitForFunction(
+      (below) => {
+        const [cx, cy, cs] = document.getElementById('board').dataset.view.split(',').map(Number);
+        return Math.abs(cx) < 4 && Math.abs(cy) < 4 && cs < below;
+      },
+      below,
+      { timeout: 15000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
 
 let browser;
 before(async () => {
@@ -47,12 +66,13 @@ for (const vp of VIEWPORTS) {
       const [, , cs1] = await view(page);
       assert.ok(cs1 > cs0, `zoomed in: ${cs0} -> ${cs1}`);
 
-      // Play on, in a cell far from the first stones: negative coordinates are fine.
+      // Play on, in a cell far from the first stones: negative coordinates are fine. C recentres
+      // (at a cell no larger than the default, smaller than the zoom's), then the wheel zooms out.
       await page.keyboard.press('c');
-      await page.waitForTimeout(50);
+      assert.ok(await recentred(page, cs1), `C recentres: ${await view(page)}`);
       await page.mouse.move(mx, my);
       await page.mouse.wheel(0, 600);
-      await page.waitForTimeout(50);
+      await page.waitForSelector('#grid [data-cell="-3,-2"]', { state: 'attached', timeout: 15000 }).catch(() => {});
       const visible = await page.$$eval('#grid [data-cell]', (els) =>
         els.map((e) => ({ cell: e.dataset.cell, x: Number(e.dataset.x), y: Number(e.dataset.y), stone: e.dataset.stone })),
       );
@@ -69,10 +89,7 @@ for (const vp of VIEWPORTS) {
       await page.mouse.move(mx + 200, my - 150, { steps: 6 });
       await page.mouse.up();
       await page.keyboard.press('c');
-      // The view is redrawn on the next frame: on a loaded machine that can take more than 50 ms.
-      await page
-        .waitForFunction(() => document.getElementById('board').dataset.view.split(',').every((v) => Math.abs(Number(v)) < 4), null, { timeout: 5000 })
-        .catch(() => {});
+      await recentred(page);
       const [cx2, cy2] = await view(page);
       assert.ok(Math.abs(cx2) < 4 && Math.abs(cy2) < 4, `recentred near the stones: ${cx2},${cy2}`);
       await shot(page, `${vp.name}-${theme}-unbounded`);

@@ -145,7 +145,7 @@ for (const vp of VIEWPORTS) {
       const second = await reviewed(again);
       assert.deepEqual(second, first, 'the same marks and accuracy on a second review, in two workers');
       const lanes = await again.evaluate(() => globalThis.mnkEngine.answeredByLane());
-      assert.ok(lanes.ahead > 1 && lanes.background > 1, JSON.stringify(lanes));
+      assert.ok(lanes.ahead >= 1 && lanes.background >= 1, JSON.stringify(lanes));
       assert.equal(lanes.ahead + lanes.background, plies(GAMES.lost), JSON.stringify(lanes));
       await again.done();
     });
