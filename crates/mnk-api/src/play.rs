@@ -152,9 +152,17 @@ pub fn think(
     let seed = request
         .seed
         .unwrap_or(fresh_seed ^ pos.hash().rotate_left(17));
+    // The perfect player answers only with a proven move, so it gets the time a proof may take
+    // (it stops as soon as it has one): with a usual move's second, a busy or slow device ran out
+    // on boards it proves in a tenth of that, and the player saw an error instead of a move.
+    let budget = if matches!(spec, BotSpec::Named { id: "perfect", .. }) {
+        settings.solve_time(request.time_ms)
+    } else {
+        settings.think_time(request.time_ms)
+    };
     Ok(Job::Think(ThinkJob {
         ask,
-        budget: settings.think_time(request.time_ms),
+        budget,
         engine: EngineConfig::with_threads(settings.search_threads),
         pos,
         spec,
@@ -321,5 +329,34 @@ mod tests {
         assert_eq!(code(json!({"level": 1, "bot": "perfect"})), "bad_json");
         assert_eq!(code(json!({"colour": 1})), "bad_json");
         assert_eq!(code(json!(3)), "bad_json");
+    }
+
+    #[test]
+    fn the_perfect_player_gets_the_time_a_proof_may_take() {
+        let settings = Settings::default();
+        let budget = |opponent: Json, time_ms: Option<u64>| {
+            let request = ThinkRequest {
+                rules: json!({"width": 7, "height": 5, "k": 4}),
+                moves: Vec::new(),
+                opponent: Some(opponent),
+                time_ms,
+                seed: Some(1),
+            };
+            match think(&settings, Ask::Move, request, 0) {
+                Ok(Job::Think(job)) => job.budget,
+                _ => panic!("a move job"),
+            }
+        };
+        assert_eq!(budget(json!({"bot": "perfect"}), None), settings.max_think);
+        assert_eq!(budget(json!({"level": 6}), None), settings.default_think);
+        // A time asked for is kept, within the cap, by both.
+        assert_eq!(
+            budget(json!({"bot": "perfect"}), Some(300)),
+            Duration::from_millis(300)
+        );
+        assert_eq!(
+            budget(json!({"level": 6}), Some(60_000)),
+            settings.max_think
+        );
     }
 }
