@@ -152,10 +152,9 @@ pub fn think(
     let seed = request
         .seed
         .unwrap_or(fresh_seed ^ pos.hash().rotate_left(17));
-    // The perfect player answers only with a proven move, so it gets the time a proof may take
-    // (it stops as soon as it has one): with a usual move's second, a busy or slow device ran out
-    // on boards it proves in a tenth of that, and the player saw an error instead of a move.
-    let budget = if matches!(spec, BotSpec::Named { id: "perfect", .. }) {
+    // With a usual move's second, a busy or slow device ran out on boards the perfect player
+    // proves in a tenth of that, and the player saw an error instead of a move.
+    let budget = if spec.proves_its_moves() {
         settings.solve_time(request.time_ms)
     } else {
         settings.think_time(request.time_ms)

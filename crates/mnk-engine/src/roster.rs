@@ -96,6 +96,16 @@ impl FromStr for BotSpec {
     }
 }
 
+impl BotSpec {
+    /// Whether this player answers only with a proven move (the perfect player): it needs the
+    /// time a proof may take rather than a usual move's, and stops as soon as it has one, so
+    /// whoever sets its time gives it the longest they allow.
+    #[must_use]
+    pub fn proves_its_moves(self) -> bool {
+        matches!(self, BotSpec::Named { id: "perfect", .. })
+    }
+}
+
 impl fmt::Display for BotSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -192,6 +202,22 @@ fn unknown_bot(name: &str) -> BotError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_perfect_player_proves_its_moves() {
+        let proves = |text: &str| text.parse::<BotSpec>().unwrap().proves_its_moves();
+        assert!(proves("perfect"));
+        for other in [
+            "rules",
+            "alphabeta:4",
+            "weights",
+            "engine",
+            "level1",
+            "level6",
+        ] {
+            assert!(!proves(other), "{other}");
+        }
+    }
 
     #[test]
     fn specs_parse_and_print() {

@@ -1242,6 +1242,27 @@ async fn decide(addr: SocketAddr, room: &str, token: &str, ply: u64, decision: &
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_perfect_bot_in_a_room_takes_the_time_its_proof_needs() {
+    // A usual move's time far too short for any proof: the perfect player still opens, given
+    // the time a proof may take, where it once ran out and never moved.
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config_on(&dir);
+    config.rooms.bot_think = Duration::from_millis(1);
+    let server = Server::start(config).await;
+    let addr = server.addr;
+    let rules = json!({"width": 7, "height": 5, "k": 4});
+    let (room, _me, _) = create(
+        addr,
+        json!({"rules": rules, "colour": "O", "bot": {"bot": "perfect"}}),
+    )
+    .await;
+    let mut ws = socket(addr, &room).await;
+    let opened = state_at_ply(&mut ws, 1).await;
+    assert_eq!(opened["to_move"], "O", "{opened}");
+    assert_eq!(opened["status"], "playing", "{opened}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_in_a_clocked_swap2_room_opens_chooses_and_plays() {
     let dir = tempfile::tempdir().unwrap();
     let mut config = config_on(&dir);

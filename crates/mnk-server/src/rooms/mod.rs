@@ -70,6 +70,9 @@ pub struct RoomConfig {
     pub max_sockets: usize,
     /// How long a bot thinks over a move.
     pub bot_think: Duration,
+    /// How long a bot that proves its moves (the perfect player) may take over one, as
+    /// `/api/move` allows it: it stops once it has the proof.
+    pub bot_prove: Duration,
     /// How long one wait on the database may take (a connection, a statement, a lock), and
     /// opening it at start-up: past it a request is answered `unavailable`.
     pub database_timeout: Duration,
@@ -86,6 +89,7 @@ impl Default for RoomConfig {
             sweep_every: Duration::from_secs(60),
             max_sockets: 16_384,
             bot_think: Duration::from_millis(1000),
+            bot_prove: Duration::from_secs(10),
             database_timeout: store::DATABASE_TIMEOUT,
             claim_after: CLAIM_AFTER,
         }
@@ -464,7 +468,7 @@ impl Rooms {
         };
         let rooms = self.clone();
         let ply = game.pos.ply();
-        let budget = self.bot_budget(snap, &game, seat);
+        let budget = self.bot_budget(snap, &game, seat, &bot);
         tokio::spawn(async move {
             let answer = match step {
                 Step::Settled { .. } => rooms
@@ -497,13 +501,26 @@ impl Rooms {
         });
     }
 
-    /// How long the bot in `seat` may think now: its usual time, less when its clock is short.
-    fn bot_budget(&self, snap: &Snapshot, game: &reading::Game, seat: usize) -> Duration {
+    /// How long `bot`, in `seat`, may think now: its usual time (a proof's for a bot that proves
+    /// its moves), less when its clock is short.
+    fn bot_budget(
+        &self,
+        snap: &Snapshot,
+        game: &reading::Game,
+        seat: usize,
+        bot: &str,
+    ) -> Duration {
+        let proves = bot.parse::<BotSpec>().is_ok_and(BotSpec::proves_its_moves);
+        let usual = if proves {
+            self.config.bot_prove
+        } else {
+            self.config.bot_think
+        };
         let clock = snap.room.clock.and_then(|(_, increment)| {
             let (left, _) = reading::seat_clocks(snap, game, now_ms())?;
             Some((left[seat], increment))
         });
-        bot_clock::bot_budget(self.config.bot_think, clock, game.pos.ply())
+        bot_clock::bot_budget(usual, clock, game.pos.ply())
     }
 
     fn lock_thinking(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
