@@ -174,6 +174,21 @@ export function serve(args = ['--database', 'memory']) {
   });
 }
 
+/**
+ * A room's two clock faces (above the board), by side: whether each runs and is low on time,
+ * the time it shows and its spoken label.
+ */
+export function clockFaces(page) {
+  return page.$$eval('#room-clocks .clock', (els) =>
+    Object.fromEntries(
+      els.map((el) => [
+        el.dataset.side,
+        { running: el.dataset.running, low: el.dataset.low, time: el.querySelector('.clock-time').textContent, label: el.getAttribute('aria-label') },
+      ]),
+    ),
+  );
+}
+
 /** `POST /api/PATH` with a JSON body on `base`: the reply's JSON (refusals included). */
 export async function api(path, body, base = BASE) {
   const res = await fetch(`${base}/api/${path}`, {

@@ -21,11 +21,10 @@ for (const vp of VIEWPORTS) {
       const page = await open(browser, vp, '/?r=15x15x5&m=h8.i9.h10.h9.j9.i8&o=human');
       await page.keyboard.press('a');
       await page.waitForFunction(() => Number(document.getElementById('board').dataset.analysisDepth) >= 3, null, { timeout: 30000 });
-      // Updates keep coming: three more (waited for, not counted over a fixed time, which a
-      // loaded machine stretches).
+      // Updates keep coming: three more, waited for (the wait fails without them), not counted
+      // over a fixed time, which a loaded machine stretches.
       const start = await events(page);
       await page.waitForFunction((n) => Number(document.getElementById('board').dataset.analysisEvents) >= n, start + 3, { timeout: 15000 });
-      assert.ok((await events(page)) - start >= 3, 'updates keep coming');
       const b = await board(page);
       const lines = b.analysisLines.split(' ');
       assert.ok(lines.length >= 1 && lines.length <= 3, b.analysisLines);

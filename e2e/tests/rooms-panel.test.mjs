@@ -5,7 +5,7 @@
 // nowhere said above the board. In English, Polish and Russian, on a desktop and a phone.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+import { api, board, clockFaces, launch, open, shot, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -139,8 +139,7 @@ describe('the room panel', () => {
       const { room, o } = await roomForX('gomoku15', { initial_ms: 16000, increment_ms: 0 });
       const page = await enter(room, vp);
       await waitRoom(page, 'status', 'playing');
-      const faces = () =>
-        page.$$eval('#room-clocks .clock', (els) => Object.fromEntries(els.map((e) => [e.dataset.side, { running: e.dataset.running, low: e.dataset.low, label: e.getAttribute('aria-label') }])));
+      const faces = () => clockFaces(page);
       let now = await faces();
       assert.equal(now.X.running, 'true', "X's clock runs first");
       assert.equal(now.O.running, 'false');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { clockText } from '../../web/clocks.js';
-import { api, board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+import { api, board, clockFaces, launch, open, shot, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -24,11 +24,6 @@ const waitRoom = (page, attr, value) =>
 const waitPly = (page, ply) =>
   page.waitForFunction((n) => document.getElementById('board').dataset.ply === String(n), ply, { timeout: 15000 });
 const waitPanel = (page) => page.waitForSelector('#swap:not([hidden])', { timeout: 15000 });
-/** The two clock faces: whether each runs, and the time it shows. */
-const clockFaces = (page) =>
-  page.$$eval('#room-clocks .clock', (els) =>
-    Object.fromEntries(els.map((el) => [el.dataset.side, { running: el.dataset.running, time: el.querySelector('.clock-time').textContent }])),
-  );
 /** A clock's `m:ss` in seconds, to compare two of them. */
 const seconds = (text) => text.split(':').reduce((m, s) => 60 * Number(m) + Number(s));
 
@@ -78,7 +73,7 @@ describe('rooms with a swap2 opening (desktop)', () => {
     assert.equal(clocks.running, 'O', JSON.stringify(clocks));
     assert.ok(clocks.x_ms <= 303000 && clocks.x_ms >= 303000 - elapsed, `${JSON.stringify(clocks)} after ${elapsed} ms`);
     const faces = await clockFaces(a);
-    assert.deepEqual(faces.X, { running: 'false', time: clockText(clocks.x_ms) });
+    assert.deepEqual([faces.X.running, faces.X.time], ['false', clockText(clocks.x_ms)]);
     assert.equal(faces.O.running, 'true');
     assert.match(faces.O.time, /^(5:00|4:[0-5]\d)$/);
 
@@ -165,7 +160,7 @@ describe('rooms with a swap2 opening (desktop)', () => {
     // the request was sent.
     const faces = await clockFaces(b);
     const since = Date.now() - third.sent;
-    assert.deepEqual(faces.X, { running: 'false', time: clockText(third.clocks.x_ms) });
+    assert.deepEqual([faces.X.running, faces.X.time], ['false', clockText(third.clocks.x_ms)]);
     assert.equal(faces.O.running, 'true');
     const most = clockText(Math.min(INITIAL_MS, third.clocks.o_ms + (third.got - third.sent)));
     const least = clockText(third.clocks.o_ms - since);

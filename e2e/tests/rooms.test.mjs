@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { clockText } from '../../web/clocks.js';
-import { board, launch, open, shot, VIEWPORTS } from '../lib.mjs';
+import { api, board, clockFaces, launch, open, shot, VIEWPORTS } from '../lib.mjs';
 
 let browser;
 before(async () => {
@@ -166,26 +166,17 @@ describe('rooms (desktop)', () => {
   });
 
   test('a clock that runs out loses the game, shown live', async () => {
-    const api = (path, body) =>
-      fetch(`${process.env.MNK_URL}/api/${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      }).then((r) => r.json());
     // Five seconds each: X's clock starts when O joins (in opening the page), and X's move must
     // come before it runs out.
     const created = await api('rooms', { rules: 'gomoku15', colour: 'X', clock: { initial_ms: 5000, increment_ms: 0 } });
     const joining = Date.now();
     const o = await visit(`/?room=${created.room}`);
     await waitRoom(o, 'status', 'playing');
-    const faces = () =>
-      o.$$eval('#room-clocks .clock', (els) =>
-        Object.fromEntries(els.map((el) => [el.dataset.side, { running: el.dataset.running, time: el.querySelector('.clock-time').textContent }])),
-      );
+    const faces = () => clockFaces(o);
     // X's clock runs; O's waits for its turn, whole.
     let now = await faces();
     assert.equal(now.X.running, 'true');
-    assert.deepEqual(now.O, { running: 'false', time: '0:05' });
+    assert.deepEqual([now.O.running, now.O.time], ['false', '0:05']);
     const moved = await api(`rooms/${created.room}/move`, { token: created.token, ply: 0, cell: 'h8' });
     const elapsed = Date.now() - joining;
     assert.equal(moved.ply, 1, JSON.stringify(moved));
@@ -194,7 +185,7 @@ describe('rooms (desktop)', () => {
     // X's clock stopped where the server says.
     await waitPly(o, 1);
     now = await faces();
-    assert.deepEqual(now.X, { running: 'false', time: clockText(moved.clocks.x_ms) });
+    assert.deepEqual([now.X.running, now.X.time], ['false', clockText(moved.clocks.x_ms)]);
     // O does not move: five seconds later the flag falls, and the page says so.
     await waitRoom(o, 'status', 'over');
     assert.match(await o.textContent('#room-status'), /You lost: O ran out of time/);
