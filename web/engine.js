@@ -48,7 +48,11 @@ class Lane {
     this.ready = false;
     this.queue = [];
     this.running = null;
-    /** Replies received: how the work was shared (for the console and the browser tests). */
+    /**
+     * Replies with a result: how the work was shared (for the console and the browser tests).
+     * An error (a search out of time on a busy device, say) is not counted: its request is
+     * asked again, often in another lane, and is answered there.
+     */
     this.answered = 0;
   }
 }
@@ -230,7 +234,7 @@ function onMessage(lane, w, message) {
   } else if (message.type === 'reply') {
     const job = lane.running;
     lane.running = null;
-    lane.answered += 1;
+    if (message.status === 200) lane.answered += 1;
     if (job && job.id === message.id) job.settle(message.status, message.body);
     pump(lane);
   } else if (message.type === 'crashed') {
