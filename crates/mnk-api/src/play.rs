@@ -154,7 +154,7 @@ pub fn think(
         .unwrap_or(fresh_seed ^ pos.hash().rotate_left(17));
     // With a usual move's second, a busy or slow device ran out on boards the perfect player
     // proves in a tenth of that, and the player saw an error instead of a move.
-    let budget = if spec.proves_its_moves() {
+    let budget = if spec.bounds_its_own_search() {
         settings.solve_time(request.time_ms)
     } else {
         settings.think_time(request.time_ms)
@@ -331,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn the_perfect_player_gets_the_time_a_proof_may_take() {
+    fn players_whose_own_limits_end_their_search_get_the_cap() {
         let settings = Settings::default();
         let budget = |opponent: Json, time_ms: Option<u64>| {
             let request = ThinkRequest {
@@ -347,6 +347,7 @@ mod tests {
             }
         };
         assert_eq!(budget(json!({"bot": "perfect"}), None), settings.max_think);
+        assert_eq!(budget(json!({"level": 5}), None), settings.max_think);
         assert_eq!(budget(json!({"level": 6}), None), settings.default_think);
         // A time asked for is kept, within the cap, by both.
         assert_eq!(

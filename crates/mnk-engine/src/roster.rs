@@ -97,12 +97,18 @@ impl FromStr for BotSpec {
 }
 
 impl BotSpec {
-    /// Whether this player answers only with a proven move (the perfect player): it needs the
-    /// time a proof may take rather than a usual move's, and stops as soon as it has one, so
-    /// whoever sets its time gives it the longest they allow.
+    /// Whether this player's own limits end its search: the perfect player stops at a proof,
+    /// levels 4 and 5 at their depth and node caps. Whoever sets its time gives it the longest
+    /// they allow, a guard rather than a plan, so that its move is the same on a slow device
+    /// as on a fast one (and an explanation's replay finds the move played): with a usual
+    /// move's second, a busy device ran out before the perfect player's proof, or cut level
+    /// 5's search short of its caps.
     #[must_use]
-    pub fn proves_its_moves(self) -> bool {
-        matches!(self, BotSpec::Named { id: "perfect", .. })
+    pub fn bounds_its_own_search(self) -> bool {
+        match self {
+            BotSpec::Named { id, .. } => id == "perfect",
+            BotSpec::Level(level) => matches!(level.number(), 4 | 5),
+        }
     }
 }
 
@@ -204,18 +210,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_perfect_player_proves_its_moves() {
-        let proves = |text: &str| text.parse::<BotSpec>().unwrap().proves_its_moves();
-        assert!(proves("perfect"));
+    fn the_perfect_player_and_the_capped_levels_bound_their_own_search() {
+        let bounded = |text: &str| text.parse::<BotSpec>().unwrap().bounds_its_own_search();
+        for own in ["perfect", "level4", "level5"] {
+            assert!(bounded(own), "{own}");
+        }
         for other in [
             "rules",
             "alphabeta:4",
             "weights",
             "engine",
             "level1",
+            "level3",
             "level6",
         ] {
-            assert!(!proves(other), "{other}");
+            assert!(!bounded(other), "{other}");
         }
     }
 

@@ -296,6 +296,40 @@ fn a_node_limit_gives_the_same_answer_every_time() {
     }
 }
 
+#[test]
+fn the_capped_levels_play_by_their_caps_not_by_the_clock() {
+    // A game's second move, then its fourth: the first search of a bot, then one after it,
+    // each with a deadline far beyond the caps, must choose as a fresh bot does without any.
+    // (The time plan and a table kept from the move before once made them differ: a busy
+    // device played another move than a quiet one, and than the explanation's replay.)
+    let rules: Rules = "15x15x5".parse().unwrap();
+    let mut earlier = Position::new(rules);
+    earlier.play(Cell::new(7, 7));
+    let mut later = earlier.clone();
+    for cell in [Cell::new(8, 8), Cell::new(8, 6)] {
+        later.play(cell);
+    }
+    for spec in ["level4", "level5"] {
+        let spec: BotSpec = spec.parse().unwrap();
+        let fresh = |pos: &Position| {
+            let mut bot = create(&spec, &rules, 3).unwrap();
+            bot.choose(pos, &Limits::none()).unwrap()
+        };
+        let mut timed = create(&spec, &rules, 3).unwrap();
+        let far = || Limits::time(Duration::from_secs(60));
+        assert_eq!(
+            timed.choose(&earlier, &far()).unwrap(),
+            fresh(&earlier),
+            "{spec}"
+        );
+        assert_eq!(
+            timed.choose(&later, &far()).unwrap(),
+            fresh(&later),
+            "{spec}"
+        );
+    }
+}
+
 /// The system clock, noting the longest stretch between two readings: a loop that does not
 /// check the limits shows up as a long gap.
 struct WatchedClock {

@@ -936,9 +936,16 @@ impl EngineBot {
 }
 
 impl EngineBot {
-    /// `limits` with the bot's caps, whichever is tighter.
+    /// `limits` with the bot's caps, whichever is tighter. A capped bot (a level below the top)
+    /// is defined by its caps: the caller's deadline is only a hard stop for it, never a plan,
+    /// so that its move does not depend on the device's speed or on its earlier searches.
     fn limits_within(&self, limits: &Limits) -> Limits {
-        let mut limits = limits.clone();
+        let capped = self.max_depth.is_some() || self.max_nodes.is_some();
+        let mut limits = if capped {
+            limits.with_cutoff_only()
+        } else {
+            limits.clone()
+        };
         limits.max_depth = tighter(limits.max_depth, self.max_depth);
         limits.max_nodes = tighter(limits.max_nodes, self.max_nodes);
         limits

@@ -70,9 +70,9 @@ pub struct RoomConfig {
     pub max_sockets: usize,
     /// How long a bot thinks over a move.
     pub bot_think: Duration,
-    /// How long a bot that proves its moves (the perfect player) may take over one, as
-    /// `/api/move` allows it: it stops once it has the proof.
-    pub bot_prove: Duration,
+    /// How long a bot whose own limits end its search (the perfect player's proof, the caps
+    /// of levels 4 and 5) may take over a move, as `/api/move` allows it: a guard, not a plan.
+    pub bot_guard: Duration,
     /// How long one wait on the database may take (a connection, a statement, a lock), and
     /// opening it at start-up: past it a request is answered `unavailable`.
     pub database_timeout: Duration,
@@ -89,7 +89,7 @@ impl Default for RoomConfig {
             sweep_every: Duration::from_secs(60),
             max_sockets: 16_384,
             bot_think: Duration::from_millis(1000),
-            bot_prove: Duration::from_secs(10),
+            bot_guard: Duration::from_secs(10),
             database_timeout: store::DATABASE_TIMEOUT,
             claim_after: CLAIM_AFTER,
         }
@@ -501,8 +501,8 @@ impl Rooms {
         });
     }
 
-    /// How long `bot`, in `seat`, may think now: its usual time (a proof's for a bot that proves
-    /// its moves), less when its clock is short.
+    /// How long `bot`, in `seat`, may think now: its usual time (the guard for a bot whose own
+    /// limits end its search), less when its clock is short.
     fn bot_budget(
         &self,
         snap: &Snapshot,
@@ -510,9 +510,11 @@ impl Rooms {
         seat: usize,
         bot: &str,
     ) -> Duration {
-        let proves = bot.parse::<BotSpec>().is_ok_and(BotSpec::proves_its_moves);
-        let usual = if proves {
-            self.config.bot_prove
+        let bounded = bot
+            .parse::<BotSpec>()
+            .is_ok_and(BotSpec::bounds_its_own_search);
+        let usual = if bounded {
+            self.config.bot_guard
         } else {
             self.config.bot_think
         };
