@@ -145,6 +145,10 @@ for (const vp of VIEWPORTS) {
       const depths = await page.$$eval('#ex-iterations tbody tr td:first-child', (tds) => tds.map((d) => Number(d.textContent)));
       assert.ok(depths.length >= 2, `${depths}`);
       assert.deepEqual(depths, depths.map((_, i) => i + 1));
+      // Its time says how long the search took (its caps, not the clock, ended it): thousands
+      // of positions take some milliseconds.
+      const ms = await page.$eval('#ex-iterations tbody tr:last-child td:last-child', (td) => Number(td.textContent));
+      assert.ok(ms > 0, `${ms} ms`);
       assert.match(await text(page, '#ex-iterations tbody tr.fired'), /X\s\d+%|wins/);
       // The moves compared: the one played highlighted, in the table and ringed on the board.
       assert.equal(await text(page, '#ex-candidates tr.fired td:nth-child(2)'), played);

@@ -42,7 +42,7 @@ use mnk_core::{Cell, Position};
 use crate::explain::engine::{End, EngineRecorder, EngineTracer, NoTrace};
 use crate::explain::engine::{EngineExplanation, ExplainedLimits};
 use crate::explain::Explanation;
-use crate::{Bot, BotError, Choice, Explained, Limits, SearchInfo, Value};
+use crate::{Bot, BotError, Choice, Deadline, Explained, Limits, SearchInfo, Value};
 use board::Board;
 use score::{is_loss, is_win, MATE};
 use search::{Iteration, RootMoves, Searcher};
@@ -82,7 +82,7 @@ pub struct Analysis {
     pub depth: u32,
     /// Nodes searched, threat searches included.
     pub nodes: u64,
-    /// Milliseconds spent (0 without a deadline, which holds the only clock).
+    /// Milliseconds spent (0 without a deadline or a cutoff, which hold the only clock).
     pub elapsed_ms: u64,
 }
 
@@ -107,7 +107,8 @@ pub struct MultiPv {
     pub lines: Vec<Variation>,
     /// Nodes searched so far, threat searches included.
     pub nodes: u64,
-    /// Milliseconds since the search began (0 without a deadline, which holds the only clock).
+    /// Milliseconds since the search began (0 without a deadline or a cutoff, which hold the
+    /// only clock).
     pub elapsed_ms: u64,
 }
 
@@ -437,9 +438,12 @@ impl Engine {
         } else {
             limits
         };
-        let start_ms = limits.deadline.as_ref().map(|d| d.now_ms());
+        // Time is read on the deadline's clock, else on a hard stop's: a search under a cutoff
+        // plans nothing by it, but still says how long its iterations took.
+        let clock = limits.deadline.as_ref().or(limits.cutoff.as_ref());
+        let start_ms = clock.map(Deadline::now_ms);
         let budget_ms = limits.deadline.as_ref().map(|d| d.remaining_ms());
-        let elapsed = || match (&limits.deadline, start_ms) {
+        let elapsed = || match (clock, start_ms) {
             (Some(d), Some(s)) => d.now_ms().saturating_sub(s),
             _ => 0,
         };
@@ -1093,6 +1097,37 @@ mod tests {
                 assert_eq!(Some(&last), reports.last());
             }
         }
+    }
+
+    #[test]
+    fn a_search_under_a_cutoff_says_how_long_it_took() {
+        /// A clock a millisecond later at every reading.
+        struct Ticking(std::sync::atomic::AtomicU64);
+        impl crate::Clock for Ticking {
+            fn now_ms(&self) -> u64 {
+                self.0.fetch_add(1, Ordering::Relaxed)
+            }
+        }
+        let pos = bench_position(&POSITIONS[0]);
+        let clock: Arc<dyn crate::Clock> = Arc::new(Ticking(Default::default()));
+        let limits = Limits {
+            cutoff: Some(Deadline::after(clock, std::time::Duration::from_secs(3600))),
+            ..Limits::depth(4)
+        };
+        let mut reports = Vec::new();
+        let a = Engine::new(4)
+            .analyse(&pos, &limits, &mut |i| reports.push(i.elapsed_ms))
+            .unwrap();
+        assert!(a.elapsed_ms > 0, "{a:?}");
+        assert!(reports.windows(2).all(|w| w[0] < w[1]), "{reports:?}");
+        // The same search as without the clock: the cutoff plans nothing.
+        let plain = Engine::new(4)
+            .analyse(&pos, &Limits::depth(4), &mut |_| {})
+            .unwrap();
+        assert_eq!(
+            (a.best, a.value, a.nodes),
+            (plain.best, plain.value, plain.nodes)
+        );
     }
 
     #[test]
