@@ -152,8 +152,9 @@ pub fn think(
     let seed = request
         .seed
         .unwrap_or(fresh_seed ^ pos.hash().rotate_left(17));
-    // With a usual move's second, a busy or slow device ran out on boards the perfect player
-    // proves in a tenth of that, and the player saw an error instead of a move.
+    // A player whose own limits end its search (the perfect player's proof, levels 4 and 5's
+    // caps) gets the cap as a guard: with a usual move's second, a busy device ran out before
+    // the proof (an error instead of a move) or cut level 5 short (another move than its own).
     let budget = if spec.bounds_its_own_search() {
         settings.solve_time(request.time_ms)
     } else {
