@@ -8,7 +8,8 @@
 //!    searches together get at most [`ROOT_THREAT_SHARE`] of the time left, so that on a
 //!    crowded board, where every threat-search node costs more, the tree search still runs.
 //! 2. **Iterative deepening** from depth 1, each iteration searched with an aspiration window
-//!    around the last score from depth [`ASPIRATION_DEPTH`] on, widened on failure. After each
+//!    around the last score from depth [`ASPIRATION_DEPTH`] on; on a failure the window is
+//!    centred again on the score that failed and widened by half. After each
 //!    iteration the caller hears the depth, value, line and nodes. The search stops at the
 //!    depth limit, when a win or loss is proven within the depth, or when the time plan
 //!    ([`super::time`]) says another iteration is not worth starting. Stopped before the first
@@ -52,8 +53,10 @@ use crate::Limits;
 
 /// Iterations from this depth on use an aspiration window.
 pub const ASPIRATION_DEPTH: i32 = 5;
-/// Half-width of the first aspiration window.
-const ASPIRATION_WINDOW: i32 = 80;
+/// Half-width of the first aspiration window: on the evaluation's scale a score moves by some
+/// 500 from one iteration to the next, so a narrower window fails nearly every time
+/// (docs/strength.md).
+const ASPIRATION_WINDOW: i32 = 250;
 /// Fours in the VCF tried at the horizon.
 const QS_FOURS: u32 = 3;
 /// Late-move reductions start at this depth and move number.
@@ -431,14 +434,17 @@ impl<'a, R: EngineRecorder> Searcher<'a, R> {
             if !failed_low && !failed_high {
                 self.rec.iteration(depth as u32);
             }
+            // The next window around the score that failed, not beside the old one: a score
+            // that moved by 500 needs one more search, not several.
             if failed_low {
                 stat!(c => c.fails_low += 1);
-                alpha = (alpha - window).max(-INFINITY);
-                window *= 3;
+                beta = (alpha + beta) / 2;
+                alpha = (score - window).max(-INFINITY);
+                window += window / 2;
             } else if failed_high {
                 stat!(c => c.fails_high += 1);
-                beta = (beta + window).min(INFINITY);
-                window *= 3;
+                beta = (score + window).min(INFINITY);
+                window += window / 2;
             } else {
                 return Some(Iteration {
                     depth: depth as u32,
